@@ -1,0 +1,111 @@
+// Package impl holds the one shape every queuelab family uses to list its
+// implementations: a named constructor plus the guarantees it keeps.
+//
+// Each family (workq, fifo, deltafifo, stores) declares its own constructor
+// signature and guarantee type and exposes a List of them. Tests, benchmarks,
+// the load generator and the CLI range over that list, so adding an
+// implementation to a family's list is all it takes to have it conformance
+// tested, benchmarked and selectable by name.
+package impl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Baseline is the name every family gives to client-go's own implementation.
+// It is the reference model in conformance tests and the denominator of every
+// ratio the lab reports.
+const Baseline = "clientgo"
+
+// Entry is one named implementation of a family.
+//
+// New is the family's constructor type; G is the family's guarantee type,
+// which conformance suites consult to skip exactly the properties an
+// implementation declares it relaxes.
+type Entry[New any, G any] struct {
+	// Name is the registry key: lowercase, no '/', no spaces, never ending in
+	// "-<digits>" (benchstat would read that suffix as GOMAXPROCS).
+	Name string
+	// Doc is a one-line description shown by the CLI and the report.
+	Doc string
+	// New constructs a fresh instance.
+	New New
+	// Guarantees declares what the implementation promises.
+	Guarantees G
+}
+
+// List is a family's registry, in presentation order (baseline first by
+// convention).
+type List[New any, G any] []Entry[New, G]
+
+// Names returns the registered names in order.
+func (l List[New, G]) Names() []string {
+	names := make([]string, len(l))
+	for i, e := range l {
+		names[i] = e.Name
+	}
+	return names
+}
+
+// Lookup returns the entry called name, or an error that lists the valid
+// names so a mistyped flag explains itself.
+func (l List[New, G]) Lookup(name string) (Entry[New, G], error) {
+	for _, e := range l {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return Entry[New, G]{}, fmt.Errorf("unknown implementation %q (known: %s)", name, strings.Join(l.Names(), ", "))
+}
+
+// Select resolves a user's selection: "all" (or "") selects every entry;
+// otherwise a comma-separated list of names selects those entries in the
+// order given. Duplicates are an error, as is any unknown name.
+func (l List[New, G]) Select(spec string) (List[New, G], error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" || spec == "all" {
+		return slices.Clone(l), nil
+	}
+	var out List[New, G]
+	seen := make(map[string]bool)
+	for _, name := range strings.Split(spec, ",") {
+		name = strings.TrimSpace(name)
+		if seen[name] {
+			return nil, fmt.Errorf("implementation %q selected twice", name)
+		}
+		seen[name] = true
+		e, err := l.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Order is the hand-out order a queue implementation guarantees across
+// different items. Order within one item (or key) is never relaxed.
+type Order int
+
+const (
+	// OrderFIFO: items come out in the order they were first enqueued,
+	// queue-wide, as client-go does.
+	OrderFIFO Order = iota
+	// OrderPerShard: FIFO among items of the same shard only; items of
+	// different shards may overtake each other. [relaxed]
+	OrderPerShard
+)
+
+// String names the order for tables and skip messages.
+func (o Order) String() string {
+	switch o {
+	case OrderFIFO:
+		return "fifo"
+	case OrderPerShard:
+		return "per-shard"
+	default:
+		return fmt.Sprintf("Order(%d)", int(o))
+	}
+}

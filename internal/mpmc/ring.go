@@ -1,0 +1,119 @@
+// Package mpmc provides a bounded lock-free multi-producer multi-consumer
+// ring buffer after Dmitry Vyukov's design: every slot carries a sequence
+// number that tells producers and consumers whose turn the slot is, so a push
+// or pop costs one compare-and-swap on the shared position plus one store on
+// the slot, and producers never contend with consumers on the same word.
+//
+// The ring never blocks: TryPush reports false when full and TryPop reports
+// false when empty. Parking and overflow policies belong to the caller.
+package mpmc
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// cacheLine separates the hot positions so producers and consumers do not
+// false-share. 128 bytes covers adjacent-line prefetching on x86.
+const cacheLine = 128
+
+type slot[T any] struct {
+	// seq == pos: free for the producer claiming position pos.
+	// seq == pos+1: holds the value for the consumer claiming pos.
+	seq atomic.Uint64
+	val T
+}
+
+// Ring is a bounded MPMC FIFO. Create it with New.
+type Ring[T any] struct {
+	_     [cacheLine]byte
+	tail  atomic.Uint64 // next position to push
+	_     [cacheLine - 8]byte
+	head  atomic.Uint64 // next position to pop
+	_     [cacheLine - 8]byte
+	mask  uint64
+	slots []slot[T]
+}
+
+// New returns a ring holding at least capacity values (rounded up to a power
+// of two). capacity must be at least 1.
+func New[T any](capacity int) (*Ring[T], error) {
+	if capacity < 1 {
+		return nil, fmt.Errorf("mpmc: capacity must be at least 1, got %d", capacity)
+	}
+	if capacity > 1<<40 {
+		return nil, fmt.Errorf("mpmc: capacity %d is unreasonably large", capacity)
+	}
+	n := 1
+	for n < capacity {
+		n <<= 1
+	}
+	r := &Ring[T]{mask: uint64(n - 1), slots: make([]slot[T], n)}
+	for i := range r.slots {
+		r.slots[i].seq.Store(uint64(i))
+	}
+	return r, nil
+}
+
+// Cap returns the number of values the ring can hold.
+func (r *Ring[T]) Cap() int { return len(r.slots) }
+
+// Len returns the number of values in the ring. Under concurrent use it is a
+// snapshot that may already be stale, but it never exceeds Cap or goes below 0.
+func (r *Ring[T]) Len() int {
+	for {
+		tail := r.tail.Load()
+		head := r.head.Load()
+		if r.tail.Load() == tail { // consistent pair
+			n := int64(tail - head)
+			return int(max(0, min(n, int64(len(r.slots)))))
+		}
+	}
+}
+
+// TryPush appends v and reports true, or reports false if the ring is full.
+func (r *Ring[T]) TryPush(v T) bool {
+	pos := r.tail.Load()
+	for {
+		s := &r.slots[pos&r.mask]
+		seq := s.seq.Load()
+		switch diff := int64(seq - pos); {
+		case diff == 0:
+			if r.tail.CompareAndSwap(pos, pos+1) {
+				s.val = v
+				s.seq.Store(pos + 1) // publish to the consumer of pos
+				return true
+			}
+			pos = r.tail.Load()
+		case diff < 0:
+			return false // the slot still holds the value from one lap ago
+		default:
+			pos = r.tail.Load() // another producer took pos; catch up
+		}
+	}
+}
+
+// TryPop removes and returns the oldest value, or reports false if the ring
+// is empty.
+func (r *Ring[T]) TryPop() (v T, ok bool) {
+	pos := r.head.Load()
+	for {
+		s := &r.slots[pos&r.mask]
+		seq := s.seq.Load()
+		switch diff := int64(seq - (pos + 1)); {
+		case diff == 0:
+			if r.head.CompareAndSwap(pos, pos+1) {
+				v = s.val
+				var zero T
+				s.val = zero                  // do not keep the value alive
+				s.seq.Store(pos + r.mask + 1) // free the slot for the next lap
+				return v, true
+			}
+			pos = r.head.Load()
+		case diff < 0:
+			return v, false // no value published at pos yet
+		default:
+			pos = r.head.Load() // another consumer took pos; catch up
+		}
+	}
+}

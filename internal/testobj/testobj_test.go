@@ -1,0 +1,36 @@
+package testobj_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/testobj"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestPopulationIsKeyedLikeClientGo(t *testing.T) {
+	objs := testobj.Population(250, 10, 100)
+	require.Len(t, objs, 250)
+	for _, o := range objs[:20] {
+		k, err := cache.MetaNamespaceKeyFunc(o)
+		require.NoError(t, err)
+		assert.Equal(t, k, testobj.Key(o))
+	}
+	assert.Equal(t, "ns-3/obj-13", testobj.Key(objs[13]))
+	vals, err := testobj.LabelIndex(objs[13])
+	require.NoError(t, err)
+	assert.Equal(t, []string{"app-13"}, vals)
+}
+
+func TestLabelIndexRejectsNonObjects(t *testing.T) {
+	_, err := testobj.LabelIndex("not an object")
+	assert.ErrorContains(t, err, "does not carry metav1.ObjectMeta")
+	vals, err := testobj.LabelIndex(testobj.Meta("ns", "n", "1"))
+	require.NoError(t, err)
+	assert.Empty(t, vals)
+}

@@ -1,0 +1,37 @@
+package queuetest
+
+import (
+	"time"
+
+	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/watchdog"
+)
+
+// Option adjusts a suite run to the guarantees the implementation declares.
+type Option func(*config)
+
+type config struct {
+	order   impl.Order
+	ext     bool
+	timeout time.Duration
+}
+
+func newConfig(opts []Option) config {
+	c := config{order: impl.OrderFIFO, timeout: watchdog.DefaultTimeout}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithOrder declares the cross-item order the implementation keeps; order
+// properties stronger than o are skipped. The default is impl.OrderFIFO.
+func WithOrder(o impl.Order) Option { return func(c *config) { c.order = o } }
+
+// WithExt declares that the implementation keeps the [ext] behaviours of
+// SPEC.md; without it those properties are skipped (client-go drops them).
+func WithExt() Option { return func(c *config) { c.ext = true } }
+
+// WithTimeout sets each subtest's deadlock watchdog (default
+// watchdog.DefaultTimeout).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }

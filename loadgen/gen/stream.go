@@ -63,7 +63,7 @@ type Stats struct {
 	// Tombstones is the number of DeletedFinalStateUnknown deletions the
 	// relists produce: keys whose delete was missed and that were not
 	// re-created before the next relist.
-	Tombstones                 int
+	Tombstones                    int
 	Relists, Resyncs, Disconnects int
 	// FinalObjects is the number of objects that exist at the end.
 	FinalObjects int

@@ -122,7 +122,10 @@ func (l *Ledger) keysWhere(bad func(*slot) bool) []int {
 	return keys
 }
 
-func mapKeys(mu interface{ Lock(); Unlock() }, m map[int]int) []int {
+func mapKeys(mu interface {
+	Lock()
+	Unlock()
+}, m map[int]int) []int {
 	mu.Lock()
 	defer mu.Unlock()
 	keys := make([]int, 0, len(m))

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"k8s.io/client-go/tools/cache"
 )
@@ -123,7 +124,9 @@ func (c *consumer) processBatch(deltas []cache.Delta, _ bool) error {
 	for _, n := range c.notes {
 		c.notify(n)
 	}
-	clear(c.notes) // drop object references until the next batch
+	// Drop object references until the next batch.
+	clear(c.txns)
+	clear(c.notes)
 	return nil
 }
 
@@ -140,8 +143,9 @@ func (c *consumer) notify(n note) {
 
 // run pops until the queue is closed, in batches when asked to and the
 // queue supports it (the feature gate client-go's controller consults is
-// replaced by an explicit knob).
-func (c *consumer) run(q cache.Queue, batch bool) {
+// replaced by an explicit knob). Processing errors are counted in errs;
+// like client-go's controller, it carries on.
+func (c *consumer) run(q cache.Queue, batch bool, errs *atomic.Int64) {
 	bq, canBatch := q.(cache.QueueWithBatch)
 	for {
 		var err error
@@ -150,8 +154,11 @@ func (c *consumer) run(q cache.Queue, batch bool) {
 		} else {
 			_, err = q.Pop(c.process)
 		}
-		if errors.Is(err, cache.ErrFIFOClosed) {
+		switch {
+		case errors.Is(err, cache.ErrFIFOClosed):
 			return
+		case err != nil:
+			errs.Add(1)
 		}
 	}
 }

@@ -32,7 +32,7 @@ type slot struct {
 	gotDeletes  atomic.Uint32
 	// busy is set while a worker reconciles the key.
 	busy atomic.Bool
-	// applied is the newest resourceVersion a writer applied to the store;
+	// applied is the newest write applied to the store, as rv<<1 | deleted;
 	// readers use it to detect stale reads.
 	applied atomic.Uint64
 }
@@ -143,20 +143,38 @@ func (l *Ledger) Exit(k int) { l.slots[k].busy.Store(false) }
 // Deleted records that the handler saw a deletion of key k.
 func (l *Ledger) Deleted(k int) { l.slots[k].gotDeletes.Add(1) }
 
-// Applied records that the writer applied resourceVersion rv of key k to
-// the store: from now on no reader may see an older one.
-func (l *Ledger) Applied(k int, rv uint64) { l.slots[k].applied.Store(rv) }
+// Applied records that the writer applied key k's object at resourceVersion
+// rv to the store, or its deletion (rv then is the deleted object's): from
+// now on no read may return that deleted version, or a version older than
+// rv.
+func (l *Ledger) Applied(k int, rv uint64, deleted bool) {
+	v := rv << 1
+	if deleted {
+		v |= 1
+	}
+	l.slots[k].applied.Store(v)
+}
 
-// AppliedRV is what Applied last recorded for key k; a reader loads it
-// before reading the store.
-func (l *Ledger) AppliedRV(k int) uint64 { return l.slots[k].applied.Load() }
+// Read is what a reader knew before reading key k; see CheckRead.
+type Read struct{ applied uint64 }
 
-// StaleRead records that a reader saw an older version of key k than the
-// writer had already applied before the read began.
-func (l *Ledger) StaleRead(k int) {
-	l.mu.Lock()
-	l.stale[k]++
-	l.mu.Unlock()
+// BeforeRead loads what the writer had applied for key k; take it before
+// reading the store and hand it to CheckRead after.
+func (l *Ledger) BeforeRead(k int) Read { return Read{l.slots[k].applied.Load()} }
+
+// CheckRead records a stale read if the store returned, for key k, a
+// version the writer had already replaced or deleted before the read began
+// (exists and rv describe what the read returned).
+func (l *Ledger) CheckRead(k int, before Read, exists bool, rv uint64) {
+	if before.applied == 0 || !exists {
+		return // nothing applied yet, or absent: a later delete is legal
+	}
+	applied, deleted := before.applied>>1, before.applied&1 == 1
+	if rv < applied || (deleted && rv == applied) {
+		l.mu.Lock()
+		l.stale[k]++
+		l.mu.Unlock()
+	}
 }
 
 // Uncovered is the number of keys with a change no reconcile observed yet;

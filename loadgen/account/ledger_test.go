@@ -57,7 +57,12 @@ func TestVerifyReportsEveryViolation(t *testing.T) {
 	require.True(t, l.Enter(2))
 	assert.False(t, l.Enter(2), "a second worker on the same key")
 	l.Exit(2)
-	l.StaleRead(2)
+	l.Applied(2, 7, false)
+	r := l.BeforeRead(2)
+	l.CheckRead(2, r, true, 7)
+	l.CheckRead(2, r, false, 0)
+	require.Len(t, l.Verify(Expect{Name: name}), 1, "reading what was applied, or nothing, is fine")
+	l.CheckRead(2, r, true, 6)
 	vs := l.Verify(Expect{
 		Name:       name,
 		Truth:      func(k int) (uint64, bool) { return map[int]uint64{0: 5}[k], k == 0 },
@@ -76,4 +81,16 @@ func TestVerifyReportsEveryViolation(t *testing.T) {
 	assert.Equal(t, []string{"k1"}, got[DeleteMismatch])
 	assert.Equal(t, []string{"k2"}, got[StaleRead])
 	assert.Contains(t, Summary(vs), "truth rv=5, store rv=4")
+}
+
+func TestCheckReadAfterDelete(t *testing.T) {
+	l := New(1)
+	l.Applied(0, 9, true)
+	r := l.BeforeRead(0)
+	l.CheckRead(0, r, true, 10) // re-created since: fine
+	assert.Empty(t, l.Verify(Expect{Name: name}))
+	l.CheckRead(0, r, true, 9) // the deleted object is still there
+	vs := l.Verify(Expect{Name: name})
+	require.Len(t, vs, 1)
+	assert.Equal(t, StaleRead, vs[0].Check)
 }

@@ -114,3 +114,51 @@ func keyOf(obj any) (int, bool) {
 	}
 	return 0, false
 }
+
+// applied books a store write of obj, for stale-read checks.
+func (e *env) applied(obj any) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		e.procErrs.Add(1)
+		return
+	}
+	k, kok := gen.KeyIndex(p.Name)
+	rv, rok := gen.RV(p)
+	if !kok || !rok || k >= e.led.Keys() {
+		e.procErrs.Add(1)
+		return
+	}
+	e.led.Applied(k, rv, false)
+}
+
+// deleted books a deletion the handler was notified of (tombstones
+// included) and returns its key.
+func (e *env) deleted(obj any) (int, bool) {
+	k, ok := keyOf(obj)
+	if !ok || k >= e.led.Keys() {
+		e.procErrs.Add(1)
+		return 0, false
+	}
+	e.led.Deleted(k)
+	last := obj
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		last = t.Obj
+	}
+	var rv uint64
+	if p, ok := last.(*corev1.Pod); ok {
+		rv, _ = gen.RV(p)
+	}
+	e.led.Applied(k, rv, true)
+	return k, true
+}
+
+// checkRead checks a store read of key k against what was applied before
+// it began, and returns the object's resourceVersion.
+func (e *env) checkRead(k int, before account.Read, obj any, exists bool) uint64 {
+	var rv uint64
+	if p, ok := obj.(*corev1.Pod); ok && exists {
+		rv, _ = gen.RV(p)
+	}
+	e.led.CheckRead(k, before, exists, rv)
+	return rv
+}

@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/loadgen/account"
-	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 )
 
@@ -37,7 +36,7 @@ func (r *informerRun) start() {
 	for i := range r.e.o.Workers {
 		lat := metrics.NewLatency()
 		r.lats = append(r.lats, lat)
-		r.wg.Go(func() { r.e.work(r.q, storeReader{r.f.store, r.e.led}, lat, r.e.stream.Config.Seed+uint64(i)) })
+		r.wg.Go(func() { r.e.work(r.q, storeReader{r.e, r.f.store}, lat, r.e.stream.Config.Seed+uint64(i)) })
 	}
 }
 
@@ -70,13 +69,11 @@ type enqueuer struct {
 	q workqueue.TypedRateLimitingInterface[string]
 }
 
-func (h enqueuer) added(obj any)      { h.enqueue(obj) }
-func (h enqueuer) updated(_, obj any) { h.enqueue(obj) }
+func (h enqueuer) added(obj any)      { h.e.applied(obj); h.enqueue(obj) }
+func (h enqueuer) updated(_, obj any) { h.e.applied(obj); h.enqueue(obj) }
 
 func (h enqueuer) deleted(obj any) {
-	if k, ok := keyOf(obj); ok && k < h.e.led.Keys() {
-		h.e.led.Deleted(k)
-	}
+	h.e.deleted(obj)
 	h.enqueue(obj)
 }
 
@@ -92,26 +89,26 @@ func (h enqueuer) enqueue(obj any) {
 
 // storeReader is the informer pipeline's reconcile: read the object back
 // through the store and list its namespace's objects, as a controller's
-// lister calls do; it covers a key's changes once it sees the newest state.
+// lister calls do; it covers a key's changes once it sees the newest state,
+// and checks the read was not stale.
 type storeReader struct {
+	e     *env
 	store cache.Indexer
-	led   *account.Ledger
 }
 
-func (s storeReader) observe(key string, _ int) (uint64, bool) {
+func (s storeReader) observe(key string, k int) (uint64, bool) {
+	before := s.e.led.BeforeRead(k)
 	obj, exists, err := s.store.GetByKey(key)
 	if err != nil || !exists {
 		return 0, false
 	}
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return 0, true
+	rv := s.e.checkRead(k, before, obj, exists)
+	if p, ok := obj.(*corev1.Pod); ok {
+		_, _ = s.store.ByIndex(cache.NamespaceIndex, p.Namespace)
 	}
-	_, _ = s.store.ByIndex(cache.NamespaceIndex, p.Namespace)
-	rv, _ := gen.RV(p)
 	return rv, true
 }
 
 func (s storeReader) cover(k int, rv uint64, exists bool, now int64) (int64, bool) {
-	return s.led.CoverState(k, rv, exists, now)
+	return s.e.led.CoverState(k, rv, exists, now)
 }

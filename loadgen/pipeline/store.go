@@ -97,13 +97,9 @@ func (r *storeRun) read(seed uint64) {
 		}
 		switch u := rng.Float64(); {
 		case u < mix.Get:
-			applied := r.e.led.AppliedRV(k)
+			before := r.e.led.BeforeRead(k)
 			obj, exists, _ := store.GetByKey(r.e.objs.Key(k))
-			if p, ok := obj.(*corev1.Pod); exists && ok && applied != 0 {
-				if rv, _ := gen.RV(p); rv < applied {
-					r.e.led.StaleRead(k)
-				}
-			}
+			r.e.checkRead(k, before, obj, exists)
 		case u < mix.Get+mix.ByIndex:
 			_, _ = store.ByIndex(cache.NamespaceIndex, r.e.objs.Namespace(k))
 		default:
@@ -139,18 +135,15 @@ func (a *applier) apply(obj any) {
 		a.e.procErrs.Add(1)
 		return
 	}
-	a.e.led.Applied(k, rv)
+	a.e.led.Applied(k, rv, false)
 	a.done(a.e.led.CoverState(k, rv, true, a.e.now()))
 }
 
 func (a *applier) deleted(obj any) {
-	k, ok := keyOf(obj)
-	if !ok || k >= a.e.led.Keys() {
-		a.e.procErrs.Add(1)
+	k, ok := a.e.deleted(obj)
+	if !ok {
 		return
 	}
-	a.e.led.Deleted(k)
-	a.e.led.Applied(k, 0)
 	a.done(a.e.led.CoverState(k, 0, false, a.e.now()))
 }
 

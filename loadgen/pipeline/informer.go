@@ -41,6 +41,7 @@ func (r *informerRun) start() {
 }
 
 func (r *informerRun) release()                      { r.f.src.Start() }
+func (r *informerRun) listed() bool                  { return r.f.src.Stats().Lists > 0 }
 func (r *informerRun) exhausted() <-chan struct{}    { return r.f.src.Exhausted() }
 func (r *informerRun) depth() int64                  { return int64(r.q.Len()) }
 func (r *informerRun) latencies() []*metrics.Latency { return r.lats }

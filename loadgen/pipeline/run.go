@@ -17,6 +17,9 @@ type runner interface {
 	// start brings the pipeline up; informer-style pipelines list (the
 	// initial sync) right away.
 	start()
+	// listed reports whether the initial sync's List happened (always
+	// true without one).
+	listed() bool
 	// release starts the measured stream.
 	release()
 	// exhausted is closed once the whole stream was emitted.
@@ -64,7 +67,7 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	r.start()
 	stop := sync.OnceFunc(r.stop)
 	defer stop()
-	if stalled := e.drain(ctx, nil); stalled {
+	if stalled := e.drain(ctx, nil, r.listed); stalled {
 		res.Stalled = true
 		stop()
 		res.Violations = e.led.Verify(r.expect())
@@ -86,7 +89,7 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	e.measuring.Store(true)
 	t0 := time.Now()
 	r.release()
-	res.Stalled = e.drain(ctx, r.exhausted())
+	res.Stalled = e.drain(ctx, r.exhausted(), nil)
 	res.Duration = time.Since(t0)
 	e.measuring.Store(false)
 	heapPeak, peaks := sampler.Stop()
@@ -131,16 +134,16 @@ func sub(a, b uint64) uint64 {
 	return a - b
 }
 
-// drain waits until the stream is exhausted (nil: nothing to wait for) and
-// every emitted change was covered. It reports a stall — no progress for
+// drain waits until the stream is exhausted (nil: nothing to wait for),
+// ready holds (nil: no condition) and every emitted change was covered. It reports a stall — no progress for
 // Options.Stall, or ctx done — instead of waiting forever on a pipeline
 // that lost something.
-func (e *env) drain(ctx context.Context, exhausted <-chan struct{}) (stalled bool) {
+func (e *env) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	last, lastAt := int64(-1), time.Now()
 	for {
-		done := e.led.Uncovered() == 0
+		done := e.led.Uncovered() == 0 && (ready == nil || ready())
 		if done && exhausted != nil {
 			select {
 			case <-exhausted:

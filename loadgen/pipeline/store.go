@@ -47,6 +47,7 @@ func (r *storeRun) release() {
 	r.f.src.Start()
 }
 
+func (r *storeRun) listed() bool                  { return r.f.src.Stats().Lists > 0 }
 func (r *storeRun) exhausted() <-chan struct{}    { return r.f.src.Exhausted() }
 func (r *storeRun) depth() int64                  { return 0 }
 func (r *storeRun) latencies() []*metrics.Latency { return []*metrics.Latency{r.w.lat} }

@@ -73,6 +73,7 @@ func (r *workqueueRun) release() {
 	}()
 }
 
+func (r *workqueueRun) listed() bool                  { return true }
 func (r *workqueueRun) exhausted() <-chan struct{}    { return r.done }
 func (r *workqueueRun) depth() int64                  { return int64(r.q.Len()) }
 func (r *workqueueRun) latencies() []*metrics.Latency { return r.lats }

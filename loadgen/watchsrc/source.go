@@ -143,7 +143,10 @@ func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, 
 		return nil, fmt.Errorf("watchsrc: List while a watch is active")
 	}
 	now := s.now()
-	if s.lists.Add(1) == 1 {
+	// Counted once the list is built and booked, so a List count > 0 means
+	// the initial sync's changes are in the ledger.
+	defer s.lists.Add(1)
+	if s.lists.Load() == 0 {
 		for k := range s.stream.Config.Objects {
 			rv := uint64(k + 1)
 			s.cur[k] = s.objs.Build(k, rv)

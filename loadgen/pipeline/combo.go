@@ -149,7 +149,7 @@ func (r Registries) stack(k Kind, names []string) (Stack, error) {
 	lookup := func(flag, name string, f func(string) error) {
 		if err == nil {
 			if e := f(name); e != nil {
-				err = fmt.Errorf("--%s: %w", flag, e)
+				err = fmt.Errorf("%s: %w", flag, e)
 			}
 		}
 	}
@@ -220,7 +220,7 @@ func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
 		}
 		s, err := r.stack(k, parts)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--impl: %w", err)
 		}
 		if seen[s.Name(k)] {
 			return nil, fmt.Errorf("--impl: %q selected twice", s.Name(k))

@@ -157,22 +157,7 @@ func TestPopularityDistribution(t *testing.T) {
 		cfg.RelistEvery, cfg.Missed, cfg.ResyncEvery, cfg.DisconnectEvery = 0, 0, 0, 0
 		s, err := Generate(cfg)
 		require.NoError(t, err)
-		counts := make([]int, cfg.Objects)
-		for _, e := range s.Events {
-			counts[e.Key]++
-		}
-		p := make([]float64, cfg.Objects)
-		var sum float64
-		for k := range p {
-			p[k] = 1
-			if zipf > 0 {
-				p[k] = math.Pow(1+float64(k), -zipf) // rand.Zipf with v=1
-			}
-			sum += p[k]
-		}
-		for k := range p {
-			p[k] /= sum
-		}
+		counts, p := keyCounts(s), zipfPMF(cfg.Objects, zipf)
 		// 30 bins + tail = 30 degrees of freedom: the 99.9th percentile of
 		// chi-square(30) is about 59.7. The stream is seeded, so this
 		// cannot flake; the bound only has to reject a wrong shape.
@@ -186,20 +171,33 @@ func TestPopularityDistribution(t *testing.T) {
 	cfg.Zipf, cfg.RelistEvery, cfg.Missed = 0, 0, 0
 	s, err := Generate(cfg)
 	require.NoError(t, err)
-	counts := make([]int, cfg.Objects)
+	assert.Greater(t, chiSquare(keyCounts(s), zipfPMF(cfg.Objects, 1.1), cfg.Events), 1000.0)
+}
+
+func keyCounts(s *Stream) []int {
+	counts := make([]int, s.Config.Objects)
 	for _, e := range s.Events {
 		counts[e.Key]++
 	}
-	p := make([]float64, cfg.Objects)
+	return counts
+}
+
+// zipfPMF is rand.Zipf's distribution with v=1 over n keys (uniform for
+// exponent 0).
+func zipfPMF(n int, exponent float64) []float64 {
+	p := make([]float64, n)
 	var sum float64
 	for k := range p {
-		p[k] = math.Pow(1+float64(k), -1.1)
+		p[k] = 1
+		if exponent > 0 {
+			p[k] = math.Pow(1+float64(k), -exponent)
+		}
 		sum += p[k]
 	}
 	for k := range p {
 		p[k] /= sum
 	}
-	assert.Greater(t, chiSquare(counts, p, cfg.Events), 1000.0)
+	return p
 }
 
 func TestValidateNamesTheFlag(t *testing.T) {

@@ -54,3 +54,7 @@ ci: lint test bench-smoke ## What CI runs: lint, race-enabled tests, every bench
 .PHONY: tidy
 tidy: ## go mod tidy
 	$(GO) mod tidy
+
+.PHONY: load
+load: ## Load-test the default scenario over every implementation stack, client-go as baseline (LOAD_FLAGS)
+	$(GO) run ./cmd/queuelab run $(LOAD_FLAGS)

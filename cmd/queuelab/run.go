@@ -1,0 +1,364 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/pipeline"
+	"github.com/queuelab/queuelab/loadgen/report"
+	"github.com/queuelab/queuelab/loadgen/scenario"
+)
+
+var runCommand = command{
+	name:    "run",
+	summary: "run a load scenario over implementations and compare them with client-go",
+	run:     runLoad,
+}
+
+// runOptions are `queuelab run`'s flags other than the scenario overrides.
+type runOptions struct {
+	scenario, pipelines      string
+	impl, store, fifo, workq string
+	json, bench, quiet       bool
+	profiles                 metrics.Profiles
+	// overrides apply, in flag order, to the chosen scenario.
+	overrides []func(*scenario.Scenario)
+	rateSet   bool
+}
+
+func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
+	fs := flag.NewFlagSet("queuelab run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &runOptions{}
+	fs.StringVar(&o.scenario, "scenario", "default", "scenario: "+scenarioNames())
+	fs.StringVar(&o.pipelines, "pipeline", "", "pipelines to run: informer, workqueue, store, comma-separated, or all (default: the scenario's)")
+	fs.StringVar(&o.impl, "impl", "all", "implementation stacks: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue), comma-separated")
+	fs.StringVar(&o.store, "store", "", "store implementations (name, list or all); with --fifo/--workq instead of --impl, their product runs")
+	fs.StringVar(&o.fifo, "fifo", "", "DeltaFIFO implementations (name, list or all)")
+	fs.StringVar(&o.workq, "workq", "", "workqueue implementations (name, list or all)")
+	fs.BoolVar(&o.json, "json", false, "print results as JSON")
+	fs.BoolVar(&o.bench, "bench", false, "print results in Go benchmark format (for benchstat and queuelab compare)")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it only shows when stderr is a terminal anyway)")
+	fs.StringVar(&o.profiles.CPU, "cpuprofile", "", "write a CPU profile of the measured phase to `file` (one per run: .<pipeline>.<impl> is inserted when several run)")
+	fs.StringVar(&o.profiles.Mem, "memprofile", "", "write a heap profile at the end of the measured phase to `file`")
+	fs.StringVar(&o.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile to `file`")
+	fs.StringVar(&o.profiles.Block, "blockprofile", "", "write a blocking profile to `file`")
+
+	set := func(f func(*scenario.Scenario)) { o.overrides = append(o.overrides, f) }
+	intFlag := func(name, usage string, apply func(*scenario.Scenario, int)) {
+		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return errors.New("not an integer")
+			}
+			set(func(s *scenario.Scenario) { apply(s, n) })
+			return nil
+		})
+	}
+	floatFlag := func(name, usage string, apply func(*scenario.Scenario, float64)) {
+		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return errors.New("not a number")
+			}
+			set(func(s *scenario.Scenario) { apply(s, x) })
+			return nil
+		})
+	}
+	durFlag := func(name, usage string, apply func(*scenario.Scenario, time.Duration)) {
+		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return errors.New("not a duration (e.g. 30s)")
+			}
+			set(func(s *scenario.Scenario) { apply(s, d) })
+			return nil
+		})
+	}
+	fs.Func("seed", "stream seed (default: the scenario's)", func(v string) error {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return errors.New("not an unsigned integer")
+		}
+		set(func(s *scenario.Scenario) { s.Gen.Seed = n })
+		return nil
+	})
+	intFlag("objects", "initial objects (and the popular key space)", func(s *scenario.Scenario, n int) { s.Gen.Objects = n })
+	intFlag("namespaces", "namespaces", func(s *scenario.Scenario, n int) { s.Gen.Namespaces = n })
+	intFlag("labels", "app label cardinality", func(s *scenario.Scenario, n int) { s.Gen.Labels = n })
+	intFlag("payload", "payload bytes per object", func(s *scenario.Scenario, n int) { s.Gen.Payload = n })
+	intFlag("events", "watch events after the initial list", func(s *scenario.Scenario, n int) { s.Gen.Events = n })
+	fs.Func("mix", "event mix add=<r>,update=<r>,delete=<r> summing to 1 (default: the scenario's)", func(v string) error {
+		m, err := parseRatios(v, "add", "update", "delete")
+		if err != nil {
+			return err
+		}
+		set(func(s *scenario.Scenario) { s.Gen.Add, s.Gen.Update, s.Gen.Delete = m[0], m[1], m[2] })
+		return nil
+	})
+	floatFlag("zipf", "key popularity Zipf exponent > 1, 0 for uniform", func(s *scenario.Scenario, x float64) { s.Gen.Zipf = x })
+	floatFlag("sim-rate", "simulated events/s that periods are expressed in", func(s *scenario.Scenario, x float64) { s.Gen.SimRate = x })
+	durFlag("relist-every", "simulated relist period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.RelistEvery = d })
+	floatFlag("missed", "fraction of deletes the watch misses (tombstones at the next relist)", func(s *scenario.Scenario, x float64) { s.Gen.Missed = x })
+	durFlag("resync-every", "simulated resync period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.ResyncEvery = d })
+	durFlag("disconnect-every", "simulated watch disconnect period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.DisconnectEvery = d })
+	fs.Func("rate", "offered load in events/s, 0 = open loop (default: the scenario's)", func(v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return errors.New("not a number")
+		}
+		o.rateSet = true
+		set(func(s *scenario.Scenario) { s.Opts.Schedule.Rate = x })
+		return nil
+	})
+	intFlag("burst", "events arriving back to back at the start of every --burst-every", func(s *scenario.Scenario, n int) { s.Opts.Schedule.Burst = n })
+	durFlag("burst-every", "burst period", func(s *scenario.Scenario, d time.Duration) { s.Opts.Schedule.BurstEvery = d })
+	intFlag("workers", "reconcile workers", func(s *scenario.Scenario, n int) { s.Opts.Workers = n })
+	intFlag("producers", "workqueue pipeline producers", func(s *scenario.Scenario, n int) { s.Opts.Producers = n })
+	intFlag("readers", "store pipeline readers", func(s *scenario.Scenario, n int) { s.Opts.Readers = n })
+	fs.Func("read-mix", "store reads get=<r>,byindex=<r>,list=<r> summing to 1 (default: the scenario's)", func(v string) error {
+		m, err := parseRatios(v, "get", "byindex", "list")
+		if err != nil {
+			return err
+		}
+		set(func(s *scenario.Scenario) { s.Opts.ReadMix = pipeline.ReadMix{Get: m[0], ByIndex: m[1], List: m[2]} })
+		return nil
+	})
+	durFlag("reconcile-cost", "CPU time each reconcile burns", func(s *scenario.Scenario, d time.Duration) { s.Opts.ReconcileCost = d })
+	floatFlag("error-rate", "fraction of reconciles failing into AddRateLimited", func(s *scenario.Scenario, x float64) { s.Opts.ErrorRate = x })
+	fs.Func("batch", "informer consumer uses PopBatch + store transactions where supported (true/false)", func(v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("not a boolean")
+		}
+		set(func(s *scenario.Scenario) { s.Opts.Batch = b })
+		return nil
+	})
+	durFlag("stall", "fail a run that makes no progress for this long", func(s *scenario.Scenario, d time.Duration) { s.Opts.Stall = d })
+	return fs, o
+}
+
+// parseRatios parses "a=0.1,b=0.9": every name once, values summing to 1
+// is checked by the scenario's validation.
+func parseRatios(v string, names ...string) ([]float64, error) {
+	out := make([]float64, len(names))
+	seen := map[string]bool{}
+	for _, part := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		i := -1
+		for j, n := range names {
+			if n == k {
+				i = j
+			}
+		}
+		if !ok || i < 0 || seen[k] {
+			return nil, fmt.Errorf("want %s=<ratio>,... each once, got %q", strings.Join(names, "|"), part)
+		}
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not a number", k)
+		}
+		seen[k], out[i] = true, x
+	}
+	return out, nil
+}
+
+func scenarioNames() string {
+	var names []string
+	for _, s := range scenario.All() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// registries are the families the run command resolves names in; tests
+// substitute their own.
+var registries = pipeline.Default
+
+func runLoad(args []string, stdout, stderr io.Writer) error {
+	fs, o := runFlagSet(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if o.json && o.bench {
+		return errors.New("--json and --bench are exclusive")
+	}
+	plan, err := o.plan()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := plan.execute(ctx, stderr, o)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.json:
+		err = report.JSON(stdout, []report.Scenario{rep})
+	case o.bench:
+		err = report.Bench(stdout, []report.Scenario{rep})
+	default:
+		err = report.Table(stdout, []report.Scenario{rep})
+	}
+	if err != nil {
+		return err
+	}
+	return verdict(rep, stderr)
+}
+
+// verdict fails the command (exit 1) if any run was incorrect, naming the
+// offending implementations on stderr.
+func verdict(rep report.Scenario, stderr io.Writer) error {
+	failed := 0
+	for _, r := range rep.Results {
+		if !r.OK() {
+			failed++
+			fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Pipeline, r.Impl)
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// plan is a validated scenario with its stacks per pipeline.
+type plan struct {
+	sc     scenario.Scenario
+	stacks map[pipeline.Kind][]pipeline.Stack
+	kinds  []pipeline.Kind
+}
+
+func (o *runOptions) plan() (*plan, error) {
+	sc, err := scenario.Lookup(o.scenario)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range o.overrides {
+		f(&sc)
+	}
+	if o.rateSet {
+		sc.HalfLoad = false
+	}
+	if err := sc.Gen.Validate(); err != nil {
+		return nil, err
+	}
+	if err := sc.Opts.Validate(); err != nil {
+		return nil, err
+	}
+	kinds := sc.Pipelines
+	if o.pipelines != "" {
+		if kinds, err = pipeline.ParseKinds(o.pipelines); err != nil {
+			return nil, fmt.Errorf("--pipeline: %w", err)
+		}
+	}
+	explicit := o.store != "" || o.fifo != "" || o.workq != ""
+	if explicit && o.impl != "all" {
+		return nil, errors.New("--impl: give either --impl or --store/--fifo/--workq, not both")
+	}
+	reg := registries()
+	p := &plan{sc: sc, stacks: map[pipeline.Kind][]pipeline.Stack{}, kinds: kinds}
+	for _, k := range kinds {
+		var stacks []pipeline.Stack
+		if explicit {
+			stacks, err = reg.Explicit(k, o.store, o.fifo, o.workq)
+		} else {
+			stacks, err = reg.Select(k, o.impl)
+		}
+		if err != nil {
+			return nil, err
+		}
+		p.stacks[k] = stacks
+	}
+	return p, nil
+}
+
+func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (report.Scenario, error) {
+	sc := p.sc
+	stream, err := gen.Generate(sc.Gen)
+	if err != nil {
+		return report.Scenario{}, err
+	}
+	objs := gen.NewObjects(stream)
+	fmt.Fprintf(stderr, "scenario %s: %d objects, %d events, seed %d, digest %s\n",
+		sc.Name, sc.Gen.Objects, len(stream.Events), sc.Gen.Seed, stream.Digest)
+	if sc.HalfLoad {
+		k := p.kinds[0]
+		base, err := registries().Select(k, "clientgo")
+		if err != nil {
+			return report.Scenario{}, err
+		}
+		calib := sc.Opts
+		calib.Schedule = gen.Schedule{}
+		res, err := pipeline.Run(ctx, k, base[0], stream, objs, calib)
+		if err != nil {
+			return report.Scenario{}, err
+		}
+		if !res.OK() || res.EventsPerSec <= 0 {
+			return report.Scenario{}, fmt.Errorf("half-load calibration run of %s failed", base[0].Name(k))
+		}
+		sc.Opts.Schedule.Rate = res.EventsPerSec / 2
+		fmt.Fprintf(stderr, "calibration: %s sustains %.0f events/s open loop; offering %.0f events/s\n",
+			base[0].Name(k), res.EventsPerSec, sc.Opts.Schedule.Rate)
+	}
+	rep := report.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: sc.Opts.Schedule.Rate}
+	runs := 0
+	for _, k := range p.kinds {
+		runs += len(p.stacks[k])
+	}
+	showBar := !o.quiet && isTerminal(stderr)
+	for _, k := range p.kinds {
+		for _, st := range p.stacks[k] {
+			opts := sc.Opts
+			opts.Profiles = o.profiles
+			if runs > 1 {
+				opts.Profiles = o.profiles.WithSuffix(string(k) + "." + st.Name(k))
+			}
+			var bar *progressbar.ProgressBar
+			if showBar {
+				bar = progressbar.NewOptions64(int64(sc.Gen.Events),
+					progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription(fmt.Sprintf("%s %s", k, st.Name(k))),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionShowCount(),
+					progressbar.OptionClearOnFinish())
+				opts.Progress = func(n int64) { _ = bar.Set64(n) }
+			}
+			res, err := pipeline.Run(ctx, k, st, stream, objs, opts)
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			if err != nil {
+				return rep, err
+			}
+			if !showBar {
+				fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s\n", k, st.Name(k), res.EventsPerSec,
+					time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+			}
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	return rep, nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

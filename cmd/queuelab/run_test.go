@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/pipeline"
+	"github.com/queuelab/queuelab/loadgen/report"
+)
+
+// tiny keeps a command-level run to a fraction of a second.
+var tiny = []string{"--scenario", "smoke", "--objects", "300", "--events", "2000", "--readers", "1", "--quiet"}
+
+func TestRunBenchOutputIsBenchfmt(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := dispatch(append([]string{"run", "--bench"}, tiny...), &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	r := benchfmt.NewReader(strings.NewReader(out.String()), "run.txt")
+	names := map[string]bool{}
+	units := map[string]bool{}
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			names[string(rec.Name.Full())] = true
+			for _, v := range rec.Values {
+				units[v.OrigUnit+v.Unit] = true
+			}
+		case *benchfmt.SyntaxError:
+			t.Fatalf("not benchfmt: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	for _, p := range []string{"informer/impl=clientgo+clientgo+clientgo", "workqueue/impl=clientgo", "store/impl=clientgo+clientgo"} {
+		assert.True(t, names["Load/scenario=smoke/pipeline="+p], "missing %s in %v", p, names)
+	}
+	for _, u := range []string{"events/s", "p99_ns", "peak-heap-B"} {
+		assert.True(t, units[u], "unit %s renamed or missing: %v", u, units)
+	}
+	assert.Contains(t, out.String(), "Unit events/s better=higher")
+	assert.Contains(t, out.String(), "Unit p99_ns better=lower")
+}
+
+func TestRunTableHasBaselineColumn(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := dispatch(append([]string{"run", "--pipeline", "workqueue"}, tiny...), &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	assert.Contains(t, out.String(), "pipeline=workqueue")
+	assert.Contains(t, out.String(), "clientgo")
+	assert.Contains(t, out.String(), "correct")
+	assert.Contains(t, errOut.String(), "digest")
+}
+
+func TestRunBadFlagsNameTheFlag(t *testing.T) {
+	cases := map[string][]string{
+		"--objects":  {"--objects", "0"},
+		"--mix":      {"--mix", "add=0.5,update=0.6,delete=0.1"},
+		"--impl":     {"--impl", "nosuch"},
+		"--store":    {"--store", "nosuch"},
+		"--workers":  {"--workers", "0"},
+		"--scenario": {"--scenario", "nosuch"},
+		"--pipeline": {"--pipeline", "nosuch"},
+		"--rate":     {"--rate", "-1"},
+		"-zipf":      {"--zipf", "x"},
+	}
+	for flag, args := range cases {
+		var out, errOut bytes.Buffer
+		code := dispatch(append([]string{"run"}, args...), &out, &errOut)
+		assert.Equal(t, 2, code, flag)
+		assert.Contains(t, errOut.String(), flag, "%s: %s", flag, errOut.String())
+	}
+	var out, errOut bytes.Buffer
+	dispatch([]string{"run", "--impl", "nosuch"}, &out, &errOut)
+	assert.Contains(t, errOut.String(), "known: clientgo", "the registry's message lists valid names")
+}
+
+func TestVerdictFailsTheCommand(t *testing.T) {
+	var errOut bytes.Buffer
+	rep := report.Scenario{Name: "s", Results: []*pipeline.Result{
+		{Pipeline: pipeline.Informer, Impl: "ok+ok+ok"},
+		{Pipeline: pipeline.Informer, Impl: "bad+bad+bad", Violations: []account.Violation{{Check: account.NotReconciled, Count: 1, Keys: []string{"ns/pod-1"}}}},
+	}}
+	err := verdict(rep, &errOut)
+	var exit *exitError
+	require.True(t, errors.As(err, &exit))
+	assert.Equal(t, 1, exit.code)
+	assert.Contains(t, errOut.String(), "bad+bad+bad FAILED")
+	assert.NotContains(t, errOut.String(), "ok+ok+ok")
+}

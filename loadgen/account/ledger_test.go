@@ -1,0 +1,96 @@
+package account
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func name(k int) string { return "k" + strconv.Itoa(k) }
+
+func TestCoverSeqMeasuresFromOldestPendingChange(t *testing.T) {
+	l := New(4)
+	l.Emit(1, 1, false, 100)
+	l.Emit(1, 2, false, 150)
+	assert.EqualValues(t, 1, l.Uncovered(), "one key pending, however many changes")
+	seq := l.Seq(1)
+	l.Emit(1, 3, false, 160) // arrives while the reconcile runs
+	_, ok := l.CoverSeq(1, seq, 200)
+	assert.False(t, ok, "a change arrived after the reconcile started")
+	seq = l.Seq(1)
+	lat, ok := l.CoverSeq(1, seq, 300)
+	require.True(t, ok)
+	assert.EqualValues(t, 200, lat, "latency runs from the oldest uncovered change")
+	assert.Zero(t, l.Uncovered())
+	_, ok = l.CoverSeq(1, seq, 400)
+	assert.False(t, ok, "nothing pending: no sample")
+	assert.Empty(t, l.Verify(Expect{Name: name, Reconciled: true}))
+}
+
+func TestCoverStateNeedsTheNewestState(t *testing.T) {
+	l := New(2)
+	l.Emit(0, 10, false, 0)
+	_, ok := l.CoverState(0, 9, true, 5)
+	assert.False(t, ok, "an older object does not cover")
+	_, ok = l.CoverState(0, 10, false, 5)
+	assert.False(t, ok, "absence does not cover an add")
+	lat, ok := l.CoverState(0, 10, true, 5)
+	assert.True(t, ok)
+	assert.EqualValues(t, 5, lat)
+
+	l.Emit(0, 11, true, 10)
+	_, ok = l.CoverState(0, 10, true, 12)
+	assert.False(t, ok, "the object still being there does not cover its delete")
+	_, ok = l.CoverState(0, 0, false, 12)
+	assert.True(t, ok)
+}
+
+func TestVerifyReportsEveryViolation(t *testing.T) {
+	l := New(3)
+	l.Emit(0, 5, false, 0) // never reconciled
+	l.Emit(1, 6, true, 0)  // delete the handler never saw
+	require.True(t, l.Enter(2))
+	assert.False(t, l.Enter(2), "a second worker on the same key")
+	l.Exit(2)
+	l.Applied(2, 7, false)
+	r := l.BeforeRead(2)
+	l.CheckRead(2, r, true, 7)
+	l.CheckRead(2, r, false, 0)
+	require.Len(t, l.Verify(Expect{Name: name}), 1, "reading what was applied, or nothing, is fine")
+	l.CheckRead(2, r, true, 6)
+	vs := l.Verify(Expect{
+		Name:       name,
+		Truth:      func(k int) (uint64, bool) { return map[int]uint64{0: 5}[k], k == 0 },
+		Stored:     map[int]uint64{0: 4, 2: 1},
+		Foreign:    []string{"elsewhere/x"},
+		Reconciled: true,
+		Deletes:    true,
+	})
+	got := map[Check][]string{}
+	for _, v := range vs {
+		got[v.Check] = append(got[v.Check], v.Keys...)
+	}
+	assert.ElementsMatch(t, []string{"k0", "k2", "elsewhere/x"}, got[StoreMismatch])
+	assert.ElementsMatch(t, []string{"k0", "k1"}, got[NotReconciled])
+	assert.Equal(t, []string{"k2"}, got[ConcurrentReconcile])
+	assert.Equal(t, []string{"k1"}, got[DeleteMismatch])
+	assert.Equal(t, []string{"k2"}, got[StaleRead])
+	assert.Contains(t, Summary(vs), "truth rv=5, store rv=4")
+}
+
+func TestCheckReadAfterDelete(t *testing.T) {
+	l := New(1)
+	l.Applied(0, 9, true)
+	r := l.BeforeRead(0)
+	l.CheckRead(0, r, true, 10) // re-created since: fine
+	assert.Empty(t, l.Verify(Expect{Name: name}))
+	l.CheckRead(0, r, true, 9) // the deleted object is still there
+	vs := l.Verify(Expect{Name: name})
+	require.Len(t, vs, 1)
+	assert.Equal(t, StaleRead, vs[0].Check)
+}

@@ -1,0 +1,292 @@
+// Package pipeline assembles the controller data path from the families'
+// registries and drives a generated stream through it:
+//
+//   - workqueue: producers Add keys (the stream's key popularity), workers
+//     Get, reconcile (configurable cost and error rate: errors go back with
+//     AddRateLimited, successes Forget) and Done.
+//   - informer: stream → client-go's real Reflector → a DeltaFIFO → store
+//     and handlers (client-go's processDeltas semantics, optionally in
+//     PopBatch/Transaction batches) → a workqueue → workers that read the
+//     object back through the store (GetByKey, ByIndex on its namespace).
+//   - store: stream → Reflector → DeltaFIFO → store, with readers doing Get,
+//     ByIndex and List against it (lister traffic), measuring staleness.
+//
+// Every stage comes from a registry entry, so new implementations join the
+// comparison when they are registered, with no change here.
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/stores"
+)
+
+// Kind names a pipeline.
+type Kind string
+
+// The pipelines.
+const (
+	WorkQueue Kind = "workqueue"
+	Informer  Kind = "informer"
+	Store     Kind = "store"
+)
+
+// Kinds lists the pipelines in presentation order.
+var Kinds = []Kind{Informer, WorkQueue, Store}
+
+// ParseKinds resolves a comma-separated list of pipeline names ("all" for
+// every one).
+func ParseKinds(spec string) ([]Kind, error) {
+	if spec == "" || spec == "all" {
+		return slices.Clone(Kinds), nil
+	}
+	var out []Kind
+	for _, name := range strings.Split(spec, ",") {
+		k := Kind(strings.TrimSpace(name))
+		if !slices.Contains(Kinds, k) {
+			return nil, fmt.Errorf("unknown pipeline %q (known: informer, workqueue, store)", name)
+		}
+		if slices.Contains(out, k) {
+			return nil, fmt.Errorf("pipeline %q selected twice", name)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// Entry types of the three families a stack draws from.
+type (
+	StoreEntry = impl.Entry[stores.New, stores.Guarantees]
+	FIFOEntry  = impl.Entry[deltafifo.New, deltafifo.Guarantees]
+	WorkQEntry = impl.Entry[workq.New[string], workq.Guarantees]
+)
+
+// Stack is one implementation per family. A pipeline uses the families it
+// needs: workqueue only WorkQ, store Store and FIFO, informer all three.
+type Stack struct {
+	Store StoreEntry
+	FIFO  FIFOEntry
+	WorkQ WorkQEntry
+}
+
+// Name is the stack's impl= value for pipeline k: "<workq>",
+// "<store>+<fifo>" or "<store>+<fifo>+<workq>".
+func (s Stack) Name(k Kind) string {
+	switch k {
+	case WorkQueue:
+		return s.WorkQ.Name
+	case Store:
+		return s.Store.Name + "+" + s.FIFO.Name
+	default:
+		return s.Store.Name + "+" + s.FIFO.Name + "+" + s.WorkQ.Name
+	}
+}
+
+// IsBaseline reports whether every family k uses is client-go's.
+func (s Stack) IsBaseline(k Kind) bool {
+	for _, n := range s.names(k) {
+		if n != impl.Baseline {
+			return false
+		}
+	}
+	return true
+}
+
+func (s Stack) names(k Kind) []string {
+	switch k {
+	case WorkQueue:
+		return []string{s.WorkQ.Name}
+	case Store:
+		return []string{s.Store.Name, s.FIFO.Name}
+	default:
+		return []string{s.Store.Name, s.FIFO.Name, s.WorkQ.Name}
+	}
+}
+
+// Registries are the lists stacks are resolved against; Default uses the
+// families' registries, tests substitute their own entries.
+type Registries struct {
+	Stores impl.List[stores.New, stores.Guarantees]
+	FIFOs  impl.List[deltafifo.New, deltafifo.Guarantees]
+	WorkQs impl.List[workq.New[string], workq.Guarantees]
+}
+
+// Default returns the families' registries.
+func Default() Registries {
+	return Registries{Stores: stores.Impls, FIFOs: deltafifo.Impls, WorkQs: workq.Impls[string]()}
+}
+
+// family is one registry seen through names, for resolution.
+type family struct {
+	flag  string
+	names []string
+}
+
+func (r Registries) families(k Kind) []family {
+	st := family{"store", r.Stores.Names()}
+	ff := family{"fifo", r.FIFOs.Names()}
+	wq := family{"workq", r.WorkQs.Names()}
+	switch k {
+	case WorkQueue:
+		return []family{wq}
+	case Store:
+		return []family{st, ff}
+	default:
+		return []family{st, ff, wq}
+	}
+}
+
+// stack builds the stack for pipeline k from one name per family (in the
+// families' order); families k does not use get the baseline.
+func (r Registries) stack(k Kind, names []string) (Stack, error) {
+	s := Stack{}
+	var err error
+	lookup := func(flag, name string, f func(string) error) {
+		if err == nil {
+			if e := f(name); e != nil {
+				err = fmt.Errorf("%s: %w", flag, e)
+			}
+		}
+	}
+	byFlag := map[string]string{"store": impl.Baseline, "fifo": impl.Baseline, "workq": impl.Baseline}
+	for i, f := range r.families(k) {
+		byFlag[f.flag] = names[i]
+	}
+	lookup("store", byFlag["store"], func(n string) (e error) { s.Store, e = r.Stores.Lookup(n); return })
+	lookup("fifo", byFlag["fifo"], func(n string) (e error) { s.FIFO, e = r.FIFOs.Lookup(n); return })
+	lookup("workq", byFlag["workq"], func(n string) (e error) { s.WorkQ, e = r.WorkQs.Lookup(n); return })
+	return s, err
+}
+
+// Select resolves an --impl value for pipeline k: "all" (or ""), or a
+// comma-separated list whose items are a uniform name ("sharded": that
+// implementation in every family) or an explicit combo in Name's form
+// ("mutex+sharded+ring").
+//
+// "all" means every name any of k's families registers, as a stack that
+// uses that implementation wherever its family has one and client-go's
+// elsewhere: the uniform stacks (clientgo, mutex, sharded, ring, …) plus
+// single-family entries such as a lock-free store or the RealFIFO peer,
+// each against client-go's other stages.
+func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
+	fams := r.families(k)
+	spec = strings.TrimSpace(spec)
+	var out []Stack
+	seen := map[string]bool{}
+	add := func(s Stack) {
+		if name := s.Name(k); !seen[name] {
+			seen[name] = true
+			out = append(out, s)
+		}
+	}
+	if spec == "" || spec == "all" {
+		var names []string
+		for _, f := range fams {
+			for _, n := range f.names {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+		for _, n := range names {
+			parts := make([]string, len(fams))
+			for i, f := range fams {
+				parts[i] = impl.Baseline
+				if slices.Contains(f.names, n) {
+					parts[i] = n
+				}
+			}
+			s, err := r.stack(k, parts)
+			if err != nil {
+				return nil, err
+			}
+			add(s)
+		}
+		return out, nil
+	}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		parts := strings.Split(item, "+")
+		switch {
+		case len(parts) == 1:
+			parts = slices.Repeat(parts, len(fams))
+		case len(parts) != len(fams):
+			return nil, fmt.Errorf("--impl: %q: the %s pipeline takes %d names joined by '+' (%s)", item, k, len(fams), formHint(fams))
+		}
+		s, err := r.stack(k, parts)
+		if err != nil {
+			return nil, fmt.Errorf("--impl: %w", err)
+		}
+		if seen[s.Name(k)] {
+			return nil, fmt.Errorf("--impl: %q selected twice", s.Name(k))
+		}
+		add(s)
+	}
+	return out, nil
+}
+
+func formHint(fams []family) string {
+	names := make([]string, len(fams))
+	for i, f := range fams {
+		names[i] = "<" + f.flag + ">"
+	}
+	return strings.Join(names, "+")
+}
+
+// Explicit resolves the per-family flags for pipeline k: each is a name, a
+// comma-separated list, or "all"; the result is their product. A flag for a
+// family k does not use must be empty.
+func (r Registries) Explicit(k Kind, store, fifo, wq string) ([]Stack, error) {
+	given := map[string]string{"store": store, "fifo": fifo, "workq": wq}
+	fams := r.families(k)
+	lists := make([][]string, len(fams))
+	for i, f := range fams {
+		spec := given[f.flag]
+		delete(given, f.flag)
+		if spec == "" {
+			spec = impl.Baseline
+		}
+		var err error
+		if lists[i], err = selectNames(f, spec); err != nil {
+			return nil, err
+		}
+	}
+	for flag, spec := range given {
+		if spec != "" {
+			return nil, fmt.Errorf("--%s: the %s pipeline has no %s stage", flag, k, flag)
+		}
+	}
+	var out []Stack
+	var walk func(i int, parts []string) error
+	walk = func(i int, parts []string) error {
+		if i == len(lists) {
+			s, err := r.stack(k, parts)
+			out = append(out, s)
+			return err
+		}
+		for _, n := range lists[i] {
+			if err := walk(i+1, append(parts, n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, walk(0, nil)
+}
+
+func selectNames(f family, spec string) ([]string, error) {
+	l := impl.List[struct{}, struct{}]{}
+	for _, n := range f.names {
+		l = append(l, impl.Entry[struct{}, struct{}]{Name: n})
+	}
+	sel, err := l.Select(spec)
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w", f.flag, err)
+	}
+	return sel.Names(), nil
+}

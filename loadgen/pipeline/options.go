@@ -1,0 +1,87 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+)
+
+// Options configure a run. Field names follow the `queuelab run` flags;
+// Validate names the flag that is wrong.
+type Options struct {
+	// Schedule is the offered load.
+	Schedule gen.Schedule
+	// Workers reconcile keys (workqueue and informer pipelines).
+	Workers int
+	// Producers add keys (workqueue pipeline).
+	Producers int
+	// Readers read the store (store pipeline), with ReadMix's operations.
+	Readers int
+	ReadMix ReadMix
+	// ReconcileCost is CPU work spent per reconcile (a busy loop).
+	ReconcileCost time.Duration
+	// ErrorRate is the fraction of reconciles that fail and are retried
+	// with AddRateLimited.
+	ErrorRate float64
+	// Batch lets the informer's consumer use PopBatch and store
+	// transactions when the DeltaFIFO and store support them.
+	Batch bool
+	// Stall ends a run that made no progress for this long; whatever is
+	// still pending is then reported as violations.
+	Stall time.Duration
+	// Layer wraps the base workqueue with rate limiting; nil uses
+	// DefaultLayer.
+	Layer Layer
+	// Profiles to write for the measured phase.
+	Profiles metrics.Profiles
+	// Progress, if set, is called about every 10ms with the number of
+	// stream events emitted so far.
+	Progress func(emitted int64)
+}
+
+// ReadMix is the store pipeline's read operations as fractions summing to 1.
+type ReadMix struct {
+	Get, ByIndex, List float64
+}
+
+// DefaultOptions: four workers, two producers, eight readers doing mostly
+// Gets, 1% reconcile errors, no reconcile cost (the plumbing is what is
+// measured), open-loop load.
+func DefaultOptions() Options {
+	return Options{
+		Workers:   4,
+		Producers: 2,
+		Readers:   8,
+		ReadMix:   ReadMix{Get: 0.9, ByIndex: 0.09, List: 0.01},
+		ErrorRate: 0.01,
+		Stall:     10 * time.Second,
+	}
+}
+
+// Validate checks the options with a *gen.FieldError naming the flag.
+func (o Options) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &gen.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	m := o.ReadMix
+	switch {
+	case o.Workers <= 0:
+		return bad("workers", "must be > 0, got %d", o.Workers)
+	case o.Producers <= 0:
+		return bad("producers", "must be > 0, got %d", o.Producers)
+	case o.Readers < 0:
+		return bad("readers", "must be >= 0, got %d", o.Readers)
+	case m.Get < 0 || m.ByIndex < 0 || m.List < 0 || math.Abs(m.Get+m.ByIndex+m.List-1) > 1e-9:
+		return bad("read-mix", "get+byindex+list must be >= 0 and sum to 1, got %g+%g+%g", m.Get, m.ByIndex, m.List)
+	case o.ReconcileCost < 0:
+		return bad("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
+	case o.ErrorRate < 0 || o.ErrorRate >= 1:
+		return bad("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
+	case o.Stall <= 0:
+		return bad("stall", "must be > 0, got %v", o.Stall)
+	}
+	return o.Schedule.Validate()
+}

@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
+)
+
+// Result is one run's measurements and verdict.
+type Result struct {
+	Pipeline Kind   `json:"pipeline"`
+	Impl     string `json:"impl"`
+	Baseline bool   `json:"baseline"`
+	Digest   string `json:"digest"`
+
+	// Events is the number of stream changes emitted in the measured phase
+	// (missed deletes excluded; tombstones included), Duration the time
+	// from release until every one of them was reconciled (or applied, in
+	// the store pipeline).
+	Events       int64         `json:"events"`
+	Duration     time.Duration `json:"duration_ns"`
+	EventsPerSec float64       `json:"events_per_sec"`
+	// Sync is the initial List-to-everything-reconciled time (not part of
+	// the measured phase).
+	Sync time.Duration `json:"sync_ns"`
+	// Latency runs from a change's emission to the end of the reconcile
+	// that first observed it (workqueue, informer) or to its application
+	// to the store (store pipeline: staleness); one sample per covering
+	// reconcile, measured from the oldest change it covered.
+	Latency metrics.Quantiles `json:"latency"`
+
+	// PeakDepth is the largest workqueue Len() sampled; PeakPending the
+	// largest number of keys with an unreconciled change.
+	PeakDepth   int64 `json:"peak_depth"`
+	PeakPending int64 `json:"peak_pending"`
+	// PeakHeap is the sampled peak of heap object bytes above the heap
+	// before the pipeline was built (the stream's descriptors excluded).
+	PeakHeap uint64 `json:"peak_heap_bytes"`
+	// PeakRSS is the process's VmHWM over the run (0 if unavailable).
+	PeakRSS uint64 `json:"peak_rss_bytes"`
+	// RetainedPerObject is live heap growth at the end of the run divided
+	// by the objects in the store: the objects themselves plus every
+	// structure holding them.
+	RetainedPerObject float64       `json:"retained_bytes_per_object"`
+	AllocsPerEvent    float64       `json:"allocs_per_event"`
+	BytesPerEvent     float64       `json:"bytes_per_event"`
+	GCPause           time.Duration `json:"gc_pause_ns"`
+	GCCPUFraction     float64       `json:"gc_cpu_fraction"`
+
+	// Store pipeline: reads and writes per second.
+	ReadsPerSec  float64 `json:"reads_per_sec,omitempty"`
+	WritesPerSec float64 `json:"writes_per_sec,omitempty"`
+
+	Source        watchsrc.Stats      `json:"source"`
+	ProcessErrors int64               `json:"process_errors"`
+	Stalled       bool                `json:"stalled"`
+	Violations    []account.Violation `json:"violations"`
+}
+
+// OK reports whether the run was correct.
+func (r *Result) OK() bool { return len(r.Violations) == 0 && !r.Stalled }

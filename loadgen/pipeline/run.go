@@ -1,0 +1,168 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+)
+
+// runner is one pipeline's moving parts, driven by Run.
+type runner interface {
+	// start brings the pipeline up; informer-style pipelines list (the
+	// initial sync) right away.
+	start()
+	// listed reports whether the initial sync's List happened (always
+	// true without one).
+	listed() bool
+	// release starts the measured stream.
+	release()
+	// exhausted is closed once the whole stream was emitted.
+	exhausted() <-chan struct{}
+	// depth is the workqueue's length (0 without one).
+	depth() int64
+	latencies() []*metrics.Latency
+	// stored is the number of objects in the store (0 without one).
+	stored() int
+	// stop shuts everything down and waits for every goroutine.
+	stop()
+	expect() account.Expect
+	finish(*Result)
+}
+
+// Run drives stream s (with objects objs) through pipeline k built from st
+// and returns the measurements and the verdict. An error means the run
+// could not happen (bad options, ctx canceled); an incorrect run returns a
+// Result whose OK is false.
+func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects, o Options) (*Result, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	e := &env{stream: s, objs: objs, led: account.New(s.Universe()), o: o, base: time.Now()}
+	layer := o.Layer
+	if layer == nil {
+		layer = DefaultLayer(st.IsBaseline(k))
+	}
+	var r runner
+	switch k {
+	case WorkQueue:
+		r = newWorkqueueRun(e, st, layer)
+	case Informer:
+		r = newInformerRun(e, st, layer)
+	case Store:
+		r = newStoreRun(e, st)
+	default:
+		return nil, fmt.Errorf("unknown pipeline %q", k)
+	}
+	res := &Result{Pipeline: k, Impl: st.Name(k), Baseline: st.IsBaseline(k), Digest: s.Digest}
+
+	heap0 := metrics.LiveHeap()
+	metrics.ResetPeakRSS()
+	t := time.Now()
+	r.start()
+	stop := sync.OnceFunc(r.stop)
+	defer stop()
+	if stalled := e.drain(ctx, nil, r.listed); stalled {
+		res.Stalled = true
+		stop()
+		res.Violations = e.led.Verify(r.expect())
+		return res, ctx.Err()
+	}
+	res.Sync = time.Since(t)
+
+	snap0 := metrics.ReadSnapshot()
+	emitted0 := e.led.Emitted()
+	stopProfiles, err := o.Profiles.Start()
+	if err != nil {
+		return nil, err
+	}
+	var tick func()
+	if o.Progress != nil {
+		tick = func() { o.Progress(e.led.Emitted() - emitted0) }
+	}
+	sampler := metrics.StartSampler(tick, r.depth, e.led.Uncovered)
+	e.measuring.Store(true)
+	t0 := time.Now()
+	r.release()
+	res.Stalled = e.drain(ctx, r.exhausted(), nil)
+	res.Duration = time.Since(t0)
+	e.measuring.Store(false)
+	heapPeak, peaks := sampler.Stop()
+	usage := metrics.ReadSnapshot().Since(snap0)
+	if err := stopProfiles(); err != nil {
+		return nil, err
+	}
+
+	res.Events = e.led.Emitted() - emitted0
+	if sec := res.Duration.Seconds(); sec > 0 {
+		res.EventsPerSec = float64(res.Events) / sec
+	}
+	res.PeakDepth, res.PeakPending = peaks[0], peaks[1]
+	res.PeakHeap = sub(heapPeak, heap0)
+	res.PeakRSS, _ = metrics.PeakRSS()
+	if n := r.stored(); n > 0 {
+		res.RetainedPerObject = float64(sub(metrics.LiveHeap(), heap0)) / float64(n)
+	}
+	if res.Events > 0 {
+		res.AllocsPerEvent = float64(usage.Allocs) / float64(res.Events)
+		res.BytesPerEvent = float64(usage.AllocBytes) / float64(res.Events)
+	}
+	res.GCPause, res.GCCPUFraction = usage.GCPause, usage.GCCPUFraction
+	stop()
+	runtime.KeepAlive(r)
+	// Recorders are stopped: their histograms can be read.
+	all := metrics.NewLatency()
+	for _, l := range r.latencies() {
+		all.Merge(l)
+	}
+	res.Latency = all.Quantiles()
+	r.finish(res)
+	res.ProcessErrors = e.procErrs.Load()
+	res.Violations = e.led.Verify(r.expect())
+	return res, ctx.Err()
+}
+
+func sub(a, b uint64) uint64 {
+	if a < b {
+		return 0
+	}
+	return a - b
+}
+
+// drain waits until the stream is exhausted (nil: nothing to wait for),
+// ready holds (nil: no condition) and every emitted change was covered. It reports a stall — no progress for
+// Options.Stall, or ctx done — instead of waiting forever on a pipeline
+// that lost something.
+func (e *env) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	last, lastAt := int64(-1), time.Now()
+	for {
+		done := e.led.Uncovered() == 0 && (ready == nil || ready())
+		if done && exhausted != nil {
+			select {
+			case <-exhausted:
+			default:
+				done = false
+			}
+		}
+		if done {
+			return false
+		}
+		if p := e.progress.Load() + e.led.Emitted(); p != last {
+			last, lastAt = p, time.Now()
+		} else if time.Since(lastAt) > e.o.Stall {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package pipeline
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+)
+
+// storeRun is the informer's writer path (Reflector → DeltaFIFO → store)
+// under lister traffic: readers doing Get, ByIndex and List against the
+// store the writer is applying the stream to.
+type storeRun struct {
+	e      *env
+	f      *front
+	w      *applier
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	rstop  chan struct{}
+	rwg    sync.WaitGroup
+	reads  atomic.Int64
+}
+
+func newStoreRun(e *env, st Stack) *storeRun {
+	r := &storeRun{e: e, w: &applier{e: e, lat: metrics.NewLatency()}, rstop: make(chan struct{})}
+	r.f = e.newFront(st, r.w)
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	return r
+}
+
+func (r *storeRun) start() { r.f.start(r.ctx, &r.wg) }
+
+// release starts the readers with the stream: the initial sync is not
+// contended.
+func (r *storeRun) release() {
+	for i := range r.e.o.Readers {
+		r.rwg.Go(func() { r.read(r.e.stream.Config.Seed + uint64(i)) })
+	}
+	r.f.src.Start()
+}
+
+func (r *storeRun) listed() bool                  { return r.f.src.Stats().Lists > 0 }
+func (r *storeRun) exhausted() <-chan struct{}    { return r.f.src.Exhausted() }
+func (r *storeRun) depth() int64                  { return 0 }
+func (r *storeRun) latencies() []*metrics.Latency { return []*metrics.Latency{r.w.lat} }
+func (r *storeRun) stored() int                   { return len(r.f.store.ListKeys()) }
+func (r *storeRun) expect() account.Expect        { return r.f.expect() }
+
+func (r *storeRun) stop() {
+	close(r.rstop)
+	r.rwg.Wait()
+	r.cancel()
+	r.f.stop()
+	r.wg.Wait()
+}
+
+func (r *storeRun) finish(res *Result) {
+	res.Source = r.f.src.Stats()
+	if s := res.Duration.Seconds(); s > 0 {
+		res.ReadsPerSec = float64(r.reads.Load()) / s
+		res.WritesPerSec = float64(r.w.writes.Load()) / s
+	}
+}
+
+// read is one lister: it picks keys with the stream's popularity and reads
+// by ReadMix until stopped. A Get that returns an older object than the
+// writer had applied before the Get began is a stale read.
+func (r *storeRun) read(seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x7ead))
+	cfg := r.e.stream.Config
+	var zipf *rand.Zipf
+	if cfg.Zipf > 1 {
+		zipf = rand.NewZipf(rng, cfg.Zipf, 1, uint64(cfg.Objects-1))
+	}
+	mix := r.e.o.ReadMix
+	store := r.f.store
+	var n int64
+	defer func() { r.reads.Add(n) }()
+	for {
+		select {
+		case <-r.rstop:
+			return
+		default:
+		}
+		k := 0
+		if zipf != nil {
+			k = int(zipf.Uint64())
+		} else {
+			k = rng.IntN(cfg.Objects)
+		}
+		switch u := rng.Float64(); {
+		case u < mix.Get:
+			before := r.e.led.BeforeRead(k)
+			obj, exists, _ := store.GetByKey(r.e.objs.Key(k))
+			r.e.checkRead(k, before, obj, exists)
+		case u < mix.Get+mix.ByIndex:
+			_, _ = store.ByIndex(cache.NamespaceIndex, r.e.objs.Namespace(k))
+		default:
+			_ = store.List()
+		}
+		if r.e.measuring.Load() {
+			n++
+		}
+	}
+}
+
+// applier is the store pipeline's handler: a change counts as done once it
+// is in the store (the latency is its staleness), and from then on no
+// reader may see an older version.
+type applier struct {
+	e      *env
+	lat    *metrics.Latency
+	writes atomic.Int64
+}
+
+func (a *applier) added(obj any)      { a.apply(obj) }
+func (a *applier) updated(_, obj any) { a.apply(obj) }
+
+func (a *applier) apply(obj any) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		a.e.procErrs.Add(1)
+		return
+	}
+	k, kok := gen.KeyIndex(p.Name)
+	rv, rok := gen.RV(p)
+	if !kok || !rok || k >= a.e.led.Keys() {
+		a.e.procErrs.Add(1)
+		return
+	}
+	a.e.led.Applied(k, rv, false)
+	a.done(a.e.led.CoverState(k, rv, true, a.e.now()))
+}
+
+func (a *applier) deleted(obj any) {
+	k, ok := a.e.deleted(obj)
+	if !ok {
+		return
+	}
+	a.done(a.e.led.CoverState(k, 0, false, a.e.now()))
+}
+
+func (a *applier) done(latency int64, covered bool) {
+	a.e.progress.Add(1)
+	if a.e.measuring.Load() {
+		a.writes.Add(1)
+		if covered {
+			a.lat.Record(latency)
+		}
+	}
+}

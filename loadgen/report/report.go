@@ -1,0 +1,256 @@
+// Package report renders load-run results three ways: a table for people
+// (client-go's stack as the baseline column, ratios against it), JSON for
+// machines, and benchfmt lines so `go tool benchstat` and `queuelab
+// compare` treat two load runs like two `go test -bench` runs.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/pipeline"
+)
+
+// Scenario is one scenario's results over one or more implementations.
+type Scenario struct {
+	Name    string             `json:"scenario"`
+	Seed    uint64             `json:"seed"`
+	Digest  string             `json:"digest"`
+	Stream  gen.Stats          `json:"stream"`
+	Rate    float64            `json:"offered_rate"`
+	Results []*pipeline.Result `json:"results"`
+}
+
+// metric is one reported quantity: its table label, its benchfmt unit
+// (units benchstat keeps as they are: '_' rather than '-' before "ns"),
+// whether higher is better, and how to read it (false: not applicable).
+type metric struct {
+	label, unit string
+	higher      bool
+	get         func(*pipeline.Result) (float64, bool)
+}
+
+func always(f func(*pipeline.Result) float64) func(*pipeline.Result) (float64, bool) {
+	return func(r *pipeline.Result) (float64, bool) { return f(r), true }
+}
+
+func positive(f func(*pipeline.Result) float64) func(*pipeline.Result) (float64, bool) {
+	return func(r *pipeline.Result) (float64, bool) { v := f(r); return v, v > 0 }
+}
+
+func ns(d time.Duration) float64 { return float64(d) }
+
+var metrics = []metric{
+	{"events/s", "events/s", true, always(func(r *pipeline.Result) float64 { return r.EventsPerSec })},
+	{"p50 latency", "p50_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P50) })},
+	{"p90 latency", "p90_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P90) })},
+	{"p99 latency", "p99_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P99) })},
+	{"p99.9 latency", "p999_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P999) })},
+	{"max latency", "max_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.Max) })},
+	{"initial sync", "sync_ns", false, positive(func(r *pipeline.Result) float64 { return ns(r.Sync) })},
+	{"reads/s", "reads/s", true, positive(func(r *pipeline.Result) float64 { return r.ReadsPerSec })},
+	{"writes/s", "writes/s", true, positive(func(r *pipeline.Result) float64 { return r.WritesPerSec })},
+	{"peak queue depth", "peak-depth", false, func(r *pipeline.Result) (float64, bool) {
+		return float64(r.PeakDepth), r.Pipeline != pipeline.Store
+	}},
+	{"peak pending keys", "peak-pending", false, always(func(r *pipeline.Result) float64 { return float64(r.PeakPending) })},
+	{"peak heap", "peak-heap-B", false, always(func(r *pipeline.Result) float64 { return float64(r.PeakHeap) })},
+	{"peak RSS", "peak-rss-B", false, positive(func(r *pipeline.Result) float64 { return float64(r.PeakRSS) })},
+	{"retained/object", "B/obj", false, positive(func(r *pipeline.Result) float64 { return r.RetainedPerObject })},
+	{"allocs/event", "allocs/event", false, always(func(r *pipeline.Result) float64 { return r.AllocsPerEvent })},
+	{"bytes/event", "B/event", false, always(func(r *pipeline.Result) float64 { return r.BytesPerEvent })},
+	{"GC pause total", "gcpause_ns", false, always(func(r *pipeline.Result) float64 { return ns(r.GCPause) })},
+	{"GC CPU fraction", "gc-cpu-frac", false, always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
+}
+
+// groups splits a scenario's results by pipeline, baseline first within
+// each, keeping the order otherwise.
+func groups(s Scenario) [][]*pipeline.Result {
+	var order []pipeline.Kind
+	by := map[pipeline.Kind][]*pipeline.Result{}
+	for _, r := range s.Results {
+		if _, ok := by[r.Pipeline]; !ok {
+			order = append(order, r.Pipeline)
+		}
+		if r.Baseline {
+			by[r.Pipeline] = append([]*pipeline.Result{r}, by[r.Pipeline]...)
+		} else {
+			by[r.Pipeline] = append(by[r.Pipeline], r)
+		}
+	}
+	out := make([][]*pipeline.Result, len(order))
+	for i, k := range order {
+		out[i] = by[k]
+	}
+	return out
+}
+
+// Table writes one table per scenario and pipeline: metrics as rows,
+// implementations as columns, and each value's ratio to the baseline
+// column when there is one.
+func Table(w io.Writer, scenarios []Scenario) error {
+	for _, s := range scenarios {
+		for _, g := range groups(s) {
+			fmt.Fprintf(w, "scenario=%s pipeline=%s seed=%d digest=%s\n", s.Name, g[0].Pipeline, s.Seed, shortDigest(s.Digest))
+			fmt.Fprintf(w, "stream: %d adds, %d updates, %d deletes (%d missed -> %d tombstones), %d relists, %d resyncs, %d disconnects; offered %s\n",
+				s.Stream.Adds, s.Stream.Updates, s.Stream.Deletes, s.Stream.MissedDeletes, s.Stream.Tombstones,
+				s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, rateString(s.Rate))
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			head := []string{"metric"}
+			for _, r := range g {
+				head = append(head, r.Impl)
+			}
+			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+			base := g[0]
+			if !base.Baseline {
+				base = nil
+			}
+			for _, m := range metrics {
+				row := []string{m.label}
+				any := false
+				for _, r := range g {
+					v, ok := m.get(r)
+					if !ok {
+						row = append(row, "-")
+						continue
+					}
+					any = true
+					cell := format(m.unit, v)
+					if base != nil && r != base {
+						if bv, ok := m.get(base); ok && bv != 0 {
+							cell += fmt.Sprintf(" (%.2fx)", v/bv)
+						}
+					}
+					row = append(row, cell)
+				}
+				if any {
+					fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+				}
+			}
+			row := []string{"correct"}
+			for _, r := range g {
+				row = append(row, verdict(r))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			for _, r := range g {
+				if !r.OK() {
+					fmt.Fprintf(w, "FAILED %s:\n%s", r.Impl, failure(r))
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	return nil
+}
+
+func verdict(r *pipeline.Result) string {
+	switch {
+	case r.Stalled && len(r.Violations) == 0:
+		return "STALLED"
+	case !r.OK():
+		return fmt.Sprintf("FAIL(%d checks)", len(r.Violations))
+	}
+	return "ok"
+}
+
+func failure(r *pipeline.Result) string {
+	s := account.Summary(r.Violations)
+	if r.Stalled {
+		s += "stalled: no progress before the stall timeout\n"
+	}
+	return s
+}
+
+func shortDigest(d string) string { return d[:min(16, len(d))] }
+
+func rateString(rate float64) string {
+	if rate == 0 {
+		return "open loop"
+	}
+	return fmt.Sprintf("%.0f events/s", rate)
+}
+
+// format renders a value for the table in its unit's natural scale.
+func format(unit string, v float64) string {
+	switch {
+	case strings.HasSuffix(unit, "_ns"):
+		return time.Duration(v).Round(time.Microsecond / 10).String()
+	case strings.HasSuffix(unit, "-B") || unit == "B/obj" || unit == "B/event":
+		return bytesString(v)
+	case unit == "gc-cpu-frac":
+		return fmt.Sprintf("%.1f%%", 100*v)
+	case v >= 100 || v == math.Trunc(v):
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func bytesString(v float64) string {
+	switch {
+	case v >= 1<<30:
+		return fmt.Sprintf("%.2fGiB", v/(1<<30))
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1fMiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1fKiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0fB", v)
+}
+
+// JSON writes the scenarios as one JSON document.
+func JSON(w io.Writer, scenarios []Scenario) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(scenarios)
+}
+
+// Bench writes benchfmt: configuration lines, a Unit line per metric
+// declaring its direction, then one result line per run:
+//
+//	BenchmarkLoad/scenario=<s>/pipeline=<p>/impl=<combo> 1 <ns> ns/op <v> events/s ...
+//
+// ns/op is the measured phase's wall time. A metric a pipeline does not
+// have is left out of its line.
+func Bench(w io.Writer, scenarios []Scenario) error {
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/queuelab/queuelab/loadgen\n", runtime.GOOS, runtime.GOARCH)
+	for _, m := range metrics {
+		better := "lower"
+		if m.higher {
+			better = "higher"
+		}
+		fmt.Fprintf(w, "Unit %s better=%s\n", m.unit, better)
+	}
+	for _, s := range scenarios {
+		for _, r := range s.Results {
+			var b strings.Builder
+			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1 %d ns/op", s.Name, r.Pipeline, r.Impl, r.Duration.Nanoseconds())
+			for _, m := range metrics {
+				if v, ok := m.get(r); ok {
+					fmt.Fprintf(&b, " %s %s", benchValue(v), m.unit)
+				}
+			}
+			if _, err := fmt.Fprintln(w, b.String()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func benchValue(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.4g", v)
+}

@@ -1,0 +1,74 @@
+// Package scenario names the load scenarios `queuelab run` offers. Each is
+// a stream configuration plus pipeline options; every field can still be
+// overridden by a flag.
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/pipeline"
+)
+
+// Scenario is a named workload.
+type Scenario struct {
+	Name string
+	Doc  string
+	Gen  gen.Config
+	Opts pipeline.Options
+	// Pipelines run by default.
+	Pipelines []pipeline.Kind
+	// HalfLoad offers half the baseline's open-loop throughput as a fixed
+	// rate, measured by a calibration run first (unless --rate is given).
+	HalfLoad bool
+}
+
+// All lists the scenarios, default first.
+func All() []Scenario {
+	def := gen.Defaults()
+	opts := pipeline.DefaultOptions()
+
+	storm := def
+	storm.Objects, storm.Namespaces = 100_000, 1000
+	storm.Events = 200_000
+	storm.RelistEvery = 10 * time.Second
+	storm.Missed = 0.2
+
+	contention := def
+	contention.Objects, contention.Namespaces = 40_000, 400
+	contention.Events = 100_000
+	contOpts := opts
+	contOpts.Readers = 10
+	contOpts.ReadMix = pipeline.ReadMix{Get: 0.5, ByIndex: 0.4, List: 0.1}
+
+	smoke := def
+	smoke.Objects, smoke.Namespaces, smoke.Labels, smoke.Events = 2000, 20, 50, 10_000
+	smoke.RelistEvery, smoke.ResyncEvery, smoke.DisconnectEvery = 4*time.Second, 3*time.Second, 2*time.Second
+
+	return []Scenario{
+		{Name: "default", Doc: "busy controller: 50k pods, 500 namespaces, Zipf 1.1, 5% deletes, relist every 30 s simulated, open loop",
+			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer, pipeline.WorkQueue}},
+		{Name: "relist-storm", Doc: "100k pods, a relist every 10 s simulated with 20% of deletes missed (tombstones): memory under Replace",
+			Gen: storm, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}},
+		{Name: "half-load", Doc: "the default stream at a fixed offered load of half client-go's open-loop maximum: latency",
+			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}, HalfLoad: true},
+		{Name: "store-contention", Doc: "40k pods, 10 listers doing Get/ByIndex/List scans against the informer's writer (issue 7)",
+			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store}},
+		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
+			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
+	}
+}
+
+// Lookup returns the scenario called name, or an error listing the names.
+func Lookup(name string) (Scenario, error) {
+	var names []string
+	for _, s := range All() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Scenario{}, fmt.Errorf("--scenario: unknown scenario %q (known: %s)", name, strings.Join(names, ", "))
+}

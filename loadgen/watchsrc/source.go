@@ -1,0 +1,207 @@
+// Package watchsrc serves a generated stream to client-go's real Reflector
+// through a cache.ListWatch: List returns the current state (turning missed
+// deletes into tombstones the Reflector's Replace will find), Watch emits the
+// stream's events on a watch.Interface, ends the watch with "410 Gone" at a
+// relist marker, closes it cleanly at a disconnect marker and resumes from
+// the resourceVersion the Reflector asks for — the protocol an API server
+// speaks, minus the network and the decoding.
+package watchsrc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/gen"
+)
+
+// Source is a generated stream served as a ListerWatcher. At most one watch
+// is active at a time (the Reflector stops one before listing or watching
+// again), and the active watch's goroutine is the only one touching the
+// replay state; Stop waits for it to exit before List or the next Watch runs.
+type Source struct {
+	stream *gen.Stream
+	objs   *gen.Objects
+	led    *account.Ledger
+	sched  gen.Schedule
+	base   time.Time
+
+	// OnResync is called, from the emitting goroutine, at every resync
+	// marker; the pipeline points it at its queue's Resync, as the
+	// Reflector's resync timer would.
+	OnResync func() error
+
+	gate      chan struct{}
+	startOnce sync.Once
+	pacer     *gen.Pacer
+	startAt   int64
+	exhausted chan struct{}
+
+	mu     sync.Mutex // serializes List and Watch set-up
+	active *watcher
+
+	// Replay state, owned by the active watcher or by List.
+	cur    []*corev1.Pod // the truth so far: newest object per key, nil if absent
+	view   []bool        // what the Reflector was told: present per delivered events
+	next   int           // positions before next have taken effect
+	objIdx int           // object events taken effect (the pacing index)
+	ended  bool
+
+	lists, relists, disconnects, watches atomic.Int64
+	resyncErr                            atomic.Pointer[error]
+}
+
+// New serves s (objects built by objs), recording emissions in led on the
+// clock that started at base; events are released on sched once Start is
+// called.
+func New(s *gen.Stream, objs *gen.Objects, led *account.Ledger, sched gen.Schedule, base time.Time) *Source {
+	return &Source{
+		stream:    s,
+		objs:      objs,
+		led:       led,
+		sched:     sched,
+		base:      base,
+		gate:      make(chan struct{}),
+		exhausted: make(chan struct{}),
+		cur:       make([]*corev1.Pod, s.Universe()),
+		view:      make([]bool, s.Universe()),
+	}
+}
+
+// Start releases the stream: watches opened before block until then, so the
+// pipeline's initial sync is not measured as part of the stream.
+func (s *Source) Start() {
+	s.startOnce.Do(func() {
+		now := time.Now()
+		s.pacer = gen.NewPacer(s.sched, now)
+		s.startAt = int64(now.Sub(s.base))
+		close(s.gate)
+	})
+}
+
+// Exhausted is closed once every stream position has taken effect.
+func (s *Source) Exhausted() <-chan struct{} { return s.exhausted }
+
+// Stats are the protocol events the Reflector went through.
+type Stats struct {
+	// Lists counts List calls (1 initial + one per relist in a healthy run).
+	Lists int64
+	// Relists and Disconnects count watches ended by "410 Gone" and by a
+	// clean close.
+	Relists, Disconnects int64
+	// Watches counts Watch calls.
+	Watches int64
+}
+
+// Stats reports what happened so far.
+func (s *Source) Stats() Stats {
+	return Stats{Lists: s.lists.Load(), Relists: s.relists.Load(), Disconnects: s.disconnects.Load(), Watches: s.watches.Load()}
+}
+
+// ResyncErr is the first error OnResync returned, if any.
+func (s *Source) ResyncErr() error {
+	if p := s.resyncErr.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// IsWatchListSemanticsUnSupported opts the Reflector out of WatchList
+// (streaming lists): the source speaks list-then-watch. client-go consults
+// it through cache.ToListWatcherWithWatchListSemantics.
+func (s *Source) IsWatchListSemanticsUnSupported() bool { return true }
+
+// ListerWatcher returns the cache.ListWatch the Reflector consumes.
+func (s *Source) ListerWatcher() cache.ListerWatcher {
+	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		ListWithContextFunc:  s.list,
+		WatchFuncWithContext: s.watch,
+	}, s)
+}
+
+func (s *Source) now() int64 { return int64(time.Since(s.base)) }
+
+// list returns the state after every position that took effect. Keys the
+// Reflector was told exist but do not (missed deletes) are left out, which
+// makes the Reflector's Replace emit their tombstones; the ledger now
+// expects those deletions.
+func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil {
+		return nil, fmt.Errorf("watchsrc: List while a watch is active")
+	}
+	now := s.now()
+	// Counted once the list is built and booked, so a List count > 0 means
+	// the initial sync's changes are in the ledger.
+	defer s.lists.Add(1)
+	if s.lists.Load() == 0 {
+		for k := range s.stream.Config.Objects {
+			rv := uint64(k + 1)
+			s.cur[k] = s.objs.Build(k, rv)
+			s.led.Emit(k, rv, false, now)
+		}
+	}
+	items := make([]*corev1.Pod, 0, len(s.cur))
+	for k, obj := range s.cur {
+		if obj != nil {
+			items = append(items, obj)
+		} else if s.view[k] {
+			s.led.Emit(k, s.stream.RVAt(s.next), true, now)
+		}
+		s.view[k] = obj != nil
+	}
+	l := &podList{Items: items}
+	l.ResourceVersion = strconv.FormatUint(s.stream.RVAt(s.next), 10)
+	return l, nil
+}
+
+// watch resumes the stream after resourceVersion opts.ResourceVersion.
+func (s *Source) watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("watchsrc: watch needs a resourceVersion, got %q", opts.ResourceVersion)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil {
+		return nil, fmt.Errorf("watchsrc: a watch is already active")
+	}
+	s.watches.Add(1)
+	events := s.stream.Events
+	// Everything up to rv reached the Reflector; markers carrying rv that
+	// have not taken effect yet (positions >= next) still must.
+	pos := sort.Search(len(events), func(i int) bool { return events[i].RV > rv })
+	pos = min(pos, s.next)
+	w := &watcher{
+		src:    s,
+		ch:     make(chan watch.Event, watch.DefaultChanSize),
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+		ctx:    ctx,
+		pos:    pos,
+		sentOK: false,
+	}
+	s.active = w
+	go w.run()
+	return w, nil
+}
+
+func (s *Source) release(w *watcher) {
+	s.mu.Lock()
+	if s.active == w {
+		s.active = nil
+	}
+	s.mu.Unlock()
+}

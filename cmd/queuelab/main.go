@@ -25,7 +25,9 @@ type command struct {
 }
 
 // commands is the list `queuelab help` prints, in that order.
-var commands = []command{}
+var commands = []command{
+	{"compare", "compare benchmark files: ratios to clientgo, new vs old, or a regression gate", runCompare},
+}
 
 // exitError asks main to exit with code without printing anything more
 // (the command already explained itself).

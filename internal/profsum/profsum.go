@@ -14,6 +14,7 @@ package profsum
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -112,7 +113,7 @@ func Summarize(p *profile.Profile, n int) (*Summary, error) {
 				e.CumCount += c
 			}
 		}
-		if kind == Contention {
+		if kind == Contention && !strings.HasPrefix(frames[min(1, len(frames)-1)], "testing.") {
 			key := contendedSite(frames)
 			site := sites[key]
 			if site == nil {
@@ -163,16 +164,32 @@ func classify(p *profile.Profile) (kind Kind, value, count int) {
 
 // stack returns the sample's function names, leaf first, inlined frames
 // expanded (pprof lists a location's inlined callee before its caller).
+// Names are normalised so one source function is one frame: type arguments
+// become "[...]" (a generic method and its shape-instantiated body are one
+// function to a reader) and defer wrappers fold into their function.
 func stack(s *profile.Sample) []string {
 	var out []string
 	for _, loc := range s.Location {
 		for _, line := range loc.Line {
-			if line.Function != nil {
-				out = append(out, line.Function.Name)
+			if line.Function == nil {
+				continue
+			}
+			name := normalize(line.Function.Name)
+			if len(out) == 0 || out[len(out)-1] != name {
+				out = append(out, name)
 			}
 		}
 	}
 	return out
+}
+
+var (
+	typeArgs  = regexp.MustCompile(`\[[^\[\]]*(\[[^\[\]]*\][^\[\]]*)*\]`)
+	deferWrap = regexp.MustCompile(`\.deferwrap\d+$`)
+)
+
+func normalize(fn string) string {
+	return deferWrap.ReplaceAllString(typeArgs.ReplaceAllString(fn, "[...]"), "")
 }
 
 // contendedSite finds, leaf first, the outermost frame of the runtime and

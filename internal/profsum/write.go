@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
-	"time"
 
 	"golang.org/x/perf/benchunit"
 )
@@ -65,7 +64,7 @@ func (s *Summary) countName() string {
 func (s *Summary) format(v int64) string {
 	switch s.Unit {
 	case "nanoseconds":
-		return time.Duration(v).String()
+		return benchunit.Scale(float64(v)/1e9, benchunit.Decimal) + "s"
 	case "bytes":
 		return benchunit.Scale(float64(v), benchunit.Binary) + "B"
 	}

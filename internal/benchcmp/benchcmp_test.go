@@ -270,6 +270,7 @@ func TestBetter(t *testing.T) {
 		"allocs/op":   benchcmp.LowerIsBetter,
 		"B/obj":       benchcmp.LowerIsBetter,
 		"p99_sec":     benchcmp.LowerIsBetter,
+		"p99_ns":      benchcmp.LowerIsBetter,
 		"peak-heap-B": benchcmp.LowerIsBetter,
 		"events/s":    benchcmp.HigherIsBetter,
 		"B/s":         benchcmp.HigherIsBetter,

@@ -33,7 +33,7 @@ func (d Direction) String() string {
 // it: "sec/op", not "ns/op"). An explicit "Unit <unit> better=higher|lower"
 // line wins. Otherwise the lab's conventions decide: rates ("events/s",
 // "items/s", "B/s") are throughput, higher is better; time, bytes and
-// allocation counts ("sec/op", "B/op", "allocs/op", "B/obj", "p99_sec",
+// allocation counts ("sec/op", "B/op", "allocs/op", "B/obj", "p99_ns",
 // "peak-heap-B") are costs, lower is better.
 func Better(units benchfmt.UnitMetadataMap, unit string) Direction {
 	if m := units.Get(unit, "better"); m != nil {
@@ -49,7 +49,7 @@ func Better(units benchfmt.UnitMetadataMap, unit string) Direction {
 		return HigherIsBetter
 	}
 	num, _, _ := strings.Cut(unit, "/")
-	for _, cost := range []string{"sec", "B", "allocs"} {
+	for _, cost := range []string{"sec", "ns", "B", "allocs"} {
 		if num == cost || strings.HasSuffix(num, "_"+cost) || strings.HasSuffix(num, "-"+cost) {
 			return LowerIsBetter
 		}

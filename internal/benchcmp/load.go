@@ -51,7 +51,7 @@ func Load(paths ...string) (*Data, error) {
 	d := &Data{Headers: make(map[string]map[string]string)}
 	for _, p := range paths {
 		label, path := splitLabel(p)
-		h, err := readHeader(path)
+		h, err := ReadHeader(path)
 		if err != nil {
 			return nil, err
 		}
@@ -91,11 +91,11 @@ func splitLabel(p string) (label, path string) {
 	return p, p
 }
 
-// readHeader collects the "key: value" lines before the first benchmark
-// line. benchfmt attaches them to results, but a file may have no results
-// at all (an empty run) and the report still wants to say where it came
-// from.
-func readHeader(path string) (map[string]string, error) {
+// ReadHeader collects the "key: value" lines of path before its first
+// benchmark line. benchfmt attaches them to results, but a file may have no
+// results at all (an empty run) and the report still wants to say where it
+// came from.
+func ReadHeader(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

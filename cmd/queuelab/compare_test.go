@@ -2,31 +2,26 @@ package main
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
 )
 
 // writeBench writes a benchmark file with six samples per implementation;
 // ns maps an implementation to its ns/op.
 func writeBench(t *testing.T, name string, ns map[string]float64) string {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("commit: 0123456789abcdef\ngo: go1.26.8\nclient-go: v0.37.2\ncpu: test cpu\npkg: github.com/queuelab/queuelab/bench\n")
+	f := benchcmptest.New("commit: 0123456789abcdef\ngo: go1.26.8\nclient-go: v0.37.2\ncpu: test cpu\npkg: github.com/queuelab/queuelab/bench\n")
 	for _, impl := range []string{"clientgo", "sharded", "ring"} {
-		for i, j := range []float64{0.99, 1.01, 1.0, 0.98, 1.02, 1.005} {
-			fmt.Fprintf(&b, "BenchmarkWorkQueue/op=pipeline/producers=8/keys=1024/impl=%s-2\t%d\t%.2f ns/op\t%.0f items/s\t48 B/op\t1 allocs/op\n",
-				impl, 1000+i, ns[impl]*j, 1e9/(ns[impl]*j))
-		}
+		f.Add("BenchmarkWorkQueue/op=pipeline/producers=8/keys=1024/impl="+impl+"-2", 6,
+			benchcmptest.Metric{Value: ns[impl], Unit: "ns/op"}, benchcmptest.Metric{Value: 1e9 / ns[impl], Unit: "items/s"},
+			benchcmptest.Metric{Value: 48, Unit: "B/op"}, benchcmptest.Metric{Value: 1, Unit: "allocs/op"})
 	}
-	path := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	return path
+	return f.Write(t, t.TempDir(), name)
 }
 
 var baseNs = map[string]float64{"clientgo": 200, "sharded": 120, "ring": 201}

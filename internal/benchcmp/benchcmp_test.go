@@ -12,44 +12,30 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// jitter is a fixed ±2% spread so samples look like real, noisy runs while
-// the tests stay deterministic.
-var jitter = []float64{0.99, 1.01, 1.0, 0.98, 1.02, 1.005}
+const preamble = "goos: linux\ngoarch: amd64\npkg: example.com/lab/bench\n"
 
-// run describes one benchmark file: for each implementation, its ns/op and
-// the factor applied to every metric of that implementation.
-type run struct {
-	header string
-	lines  []string
-}
+// run is a benchmark file under construction.
+type run struct{ *benchcmptest.File }
 
-func newRun(header string) *run { return &run{header: header} }
+func newRun(header string) *run { return &run{benchcmptest.New(header + preamble)} }
 
 // add appends count samples of bench/impl=<impl> with ns/op near ns and
 // events/s near eps (0 leaves the metric out).
 func (r *run) add(bench, impl string, count int, ns, eps float64) *run {
-	for i := range count {
-		j := jitter[i%len(jitter)]
-		line := fmt.Sprintf("%s/impl=%s-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op", bench, impl, ns*j)
-		if eps > 0 {
-			line += fmt.Sprintf("\t%.0f events/s", eps/j)
-		}
-		r.lines = append(r.lines, line)
+	m := []benchcmptest.Metric{{Value: ns, Unit: "ns/op"}, {Value: 64, Unit: "B/op"}, {Value: 2, Unit: "allocs/op"}}
+	if eps > 0 {
+		m = append(m, benchcmptest.Metric{Value: eps, Unit: "events/s"})
 	}
+	r.Add(bench+"/impl="+impl+"-2", count, m...)
 	return r
 }
 
-func (r *run) write(t *testing.T, name string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	text := r.header + "goos: linux\ngoarch: amd64\npkg: example.com/lab/bench\n" + strings.Join(r.lines, "\n") + "\nPASS\n"
-	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
-	return path
-}
+func (r *run) write(t *testing.T, name string) string { return r.Write(t, t.TempDir(), name) }
 
 const wq = "BenchmarkWorkQueue/op=add/keys=1024"
 
@@ -116,7 +102,7 @@ func TestGatePassesOnInsignificantNoise(t *testing.T) {
 	// the two apart.
 	r := newRun("")
 	for _, j := range []float64{1.02, 0.98, 1.01, 0.99, 1.0, 1.03} {
-		r.lines = append(r.lines, fmt.Sprintf("%s/impl=sharded-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op", wq, 60*j))
+		r.Raw(fmt.Sprintf("%s/impl=sharded-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op", wq, 60*j))
 	}
 	res := gate(t, old, r.write(t, "new.txt"), benchcmp.GateOptions{Tolerance: 0.05})
 
@@ -149,18 +135,11 @@ func TestGateImplFilter(t *testing.T) {
 
 func TestGateSkipsUnitsOfUnknownDirectionAndHonoursUnitLines(t *testing.T) {
 	lines := func(v float64) *run {
-		r := newRun("")
-		for _, j := range jitter {
-			r.lines = append(r.lines, fmt.Sprintf("%s/impl=sharded\t1\t%.2f widgets\t%.2f gadgets", wq, v*j, v*j))
-		}
+		r := newRun("Unit gadgets better=higher\n")
+		r.Add(wq+"/impl=sharded", 6, benchcmptest.Metric{Value: v, Unit: "widgets"}, benchcmptest.Metric{Value: v, Unit: "gadgets"})
 		return r
 	}
-	old := lines(100)
-	old.header = "Unit gadgets better=higher\n"
-	worse := lines(50)
-	worse.header = old.header
-
-	res := gate(t, old.write(t, "old.txt"), worse.write(t, "new.txt"), benchcmp.GateOptions{Tolerance: 0.05})
+	res := gate(t, lines(100).write(t, "old.txt"), lines(50).write(t, "new.txt"), benchcmp.GateOptions{Tolerance: 0.05})
 
 	require.Len(t, res.Regressions, 1)
 	assert.Equal(t, "gadgets", res.Regressions[0].Unit)

@@ -253,14 +253,9 @@ func (m *Model) scalingCharts(f *Family) ([]*chartSpec, error) {
 				continue
 			}
 			slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-			line, points, err := plotter.NewLinePoints(pts)
-			if err != nil {
+			if err := addSeries(p, si, impl, pts); err != nil {
 				return nil, err
 			}
-			line.Color, points.Color = plotutil.Color(si), plotutil.Color(si)
-			points.Shape = plotutil.Shape(si)
-			p.Add(line, points)
-			p.Legend.Add(impl, line, points)
 		}
 		if xs[len(xs)-1]/xs[0] >= 8 && xs[0] > 0 {
 			p.X.Scale = plot.LogScale{}
@@ -311,14 +306,9 @@ func (m *Model) latencyCharts(f *Family) ([]*chartSpec, error) {
 			if len(pts) == 0 {
 				continue
 			}
-			line, points, err := plotter.NewLinePoints(pts)
-			if err != nil {
+			if err := addSeries(p, si, impl, pts); err != nil {
 				return nil, err
 			}
-			line.Color, points.Color = plotutil.Color(si), plotutil.Color(si)
-			points.Shape = plotutil.Shape(si)
-			p.Add(line, points)
-			p.Legend.Add(impl, line, points)
 			drawn++
 		}
 		if drawn == 0 {
@@ -328,6 +318,19 @@ func (m *Model) latencyCharts(f *Family) ([]*chartSpec, error) {
 		specs = append(specs, &chartSpec{kind: "latency", p: p, w: 16 * vg.Centimeter, h: 10 * vg.Centimeter})
 	}
 	return specs, nil
+}
+
+// addSeries draws pts as the si-th line-and-points series, named name.
+func addSeries(p *plot.Plot, si int, name string, pts plotter.XYs) error {
+	line, points, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	line.Color, points.Color = plotutil.Color(si), plotutil.Color(si)
+	points.Shape = plotutil.Shape(si)
+	p.Add(line, points)
+	p.Legend.Add(name, line, points)
+	return nil
 }
 
 // toNanos converts a latency in unit (p99_ns, or p99_sec if a tool wrote

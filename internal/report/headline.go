@@ -58,8 +58,8 @@ func writeHeadlineTable(pr printer, lines []headlineLine, baseline, link string)
 		if !math.IsNaN(l.allocsBest) && !math.IsNaN(l.allocsBL) {
 			allocs = fmt.Sprintf("%.3g vs %.3g", l.allocsBest, l.allocsBL)
 		}
-		pr("| [%s](%s#%s) | %s | %s | `%s` (%s), geometric mean over %d benchmarks | %s |\n",
-			l.family, link, anchor(l.family), use, ratio, l.rec.Unit, l.dir, l.rec.Score.Rows, allocs)
+		pr("| [%s](%s#%s) | %s | %s | `%s` (%s), geometric mean over %s | %s |\n",
+			l.family, link, anchor(l.family), use, ratio, l.rec.Unit, l.dir, plural(l.rec.Score.Rows, "benchmark"), allocs)
 	}
 }
 

@@ -235,8 +235,8 @@ func (p *page) because(r Recommendation) string {
 	g := p.m.Grid
 	dir := g.Better(r.Unit)
 	if len(r.Evidence) == 0 {
-		return fmt.Sprintf("no implementation beats it on `%s` (best: %s at %s, geometric mean over %d benchmarks, %s).",
-			r.Unit, code(r.Score.Impl), benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), r.Score.Rows, dir)
+		return fmt.Sprintf("no implementation beats it on `%s` (best: %s at %s, geometric mean over %s, %s).",
+			r.Unit, code(r.Score.Impl), benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), plural(r.Score.Rows, "benchmark"), dir)
 	}
 	var ev []string
 	for _, c := range r.Evidence {
@@ -246,8 +246,9 @@ func (p *page) because(r Recommendation) string {
 	if n := len(r.Score.Losses); n > 0 {
 		losses = fmt.Sprintf("; significantly worse on %d (worst: %s %s)", n, code(r.Score.Losses[0].Row.Sub()), benchcmp.FormatRatio(r.Score.Losses[0].Ratio))
 	}
-	return fmt.Sprintf("%s the baseline's `%s` (%s; geometric mean over %d benchmarks, %d significant wins%s). Best rows: %s.",
-		benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), r.Unit, dir, r.Score.Rows, len(r.Score.Wins), losses, strings.Join(ev, ", "))
+	return fmt.Sprintf("%s the baseline's `%s` (%s; geometric mean over %s, %s%s). Best rows: %s.",
+		benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), r.Unit, dir, plural(r.Score.Rows, "benchmark"),
+		plural(len(r.Score.Wins), "significant win"), losses, strings.Join(ev, ", "))
 }
 
 // costRatio turns an oriented cost back into a ratio in the unit's own
@@ -257,6 +258,13 @@ func costRatio(cost float64, dir benchcmp.Direction) float64 {
 		return 1 / cost
 	}
 	return cost
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func anchor(family string) string {

@@ -11,43 +11,37 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
 	"github.com/queuelab/queuelab/internal/report"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// spread is a fixed ±2% noise so every sample set has a real interval.
-var spread = []float64{1.0, 0.98, 1.02, 0.99, 1.01, 1.005}
-
-// series is one benchmark and implementation: metric values scaled by
-// spread, n samples of each.
+// series is one benchmark and implementation: n samples of each metric.
 type series struct {
 	name, impl string
 	n          int
 	metrics    map[string]float64
 }
 
+// units is the order go test prints metrics in, roughly.
+var units = []string{"ns/op", "items/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
+
 func rawFile(t *testing.T, dir, file, date string, ss []series) string {
 	t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "commit: 0123456789abcdef0123456789abcdef01234567\ndate: %s\ngo: go1.26.8\nclient-go: v0.37.2\n"+
-		"cpu: Test CPU @ 2GHz\nnote: unit test\nbench-command: go test -bench . ./bench\ngoos: linux\ngoarch: amd64\n"+
-		"pkg: github.com/queuelab/queuelab/bench\n", date)
+	f := benchcmptest.New("commit: 0123456789abcdef0123456789abcdef01234567\ndate: " + date + "\ngo: go1.26.8\nclient-go: v0.37.2\n" +
+		"cpu: Test CPU @ 2GHz\nnote: unit test\nbench-command: go test -bench . ./bench\ngoos: linux\ngoarch: amd64\n" +
+		"pkg: github.com/queuelab/queuelab/bench\n")
 	for _, s := range ss {
-		for i := range s.n {
-			fmt.Fprintf(&b, "Benchmark%s/impl=%s-2\t100", s.name, s.impl)
-			for _, unit := range []string{"ns/op", "items/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"} {
-				if v, ok := s.metrics[unit]; ok {
-					fmt.Fprintf(&b, "\t%.2f %s", v*spread[i%len(spread)], unit)
-				}
+		var ms []benchcmptest.Metric
+		for _, u := range units {
+			if v, ok := s.metrics[u]; ok {
+				ms = append(ms, benchcmptest.Metric{Value: v, Unit: u})
 			}
-			b.WriteString("\n")
 		}
+		f.Add("Benchmark"+s.name+"/impl="+s.impl+"-2", s.n, ms...)
 	}
-	path := filepath.Join(dir, file)
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	return path
+	return f.Write(t, dir, file)
 }
 
 func wq(producers int, impl string, ns, allocs float64) series {
@@ -117,7 +111,7 @@ func TestReportFromALabRun(t *testing.T) {
 	assert.Regexp(t, "\\| `op=pipeline/producers=1/consumers=1/keys=1024-2` \\| 1\\.0\\d*µ ± \\d+% \\| ~ \\|", md)
 	// A family without client-go: medians only; a single sample has no interval.
 	assert.Contains(t, md, "No `clientgo` implementation in this family: medians only, no ratios.")
-	assert.Regexp(t, "\\| `op=get-2` \\| 20\\.\\d+n ± \\d+% \\| 10\\.00n \\(n=1\\) \\|", md)
+	assert.Regexp(t, "\\| `op=get-2` \\| 20\\.\\d+n ± \\d+% \\| 9\\.900n \\(n=1\\) \\|", md)
 	// Load combos use the all-clientgo combo as baseline; percentiles in order.
 	assert.Contains(t, md, "| benchmark | `clientgo+clientgo+clientgo` | `sharded+clientgo+sharded` |")
 	assert.Less(t, strings.Index(md, "#### `p50_ns`"), strings.Index(md, "#### `p99_ns`"))

@@ -259,3 +259,21 @@ func TestBetter(t *testing.T) {
 		assert.Equal(t, want, benchcmp.Better(nil, unit), unit)
 	}
 }
+
+func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
+	path := newRun("").
+		add("BenchmarkLoad/scenario=steady", "clientgo+clientgo+clientgo", 6, 100, 0).
+		add("BenchmarkLoad/scenario=steady", "sharded+clientgo+ring", 6, 50, 0).
+		write(t, "run.txt")
+	d, err := benchcmp.Load(path)
+	require.NoError(t, err)
+	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{})
+	require.NoError(t, err)
+	var out strings.Builder
+	require.NoError(t, g.WriteRatios(&out, "clientgo"))
+	assert.Contains(t, out.String(), "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo")
+	assert.Contains(t, out.String(), "0.50× (p=0.002 n=6)")
+
+	assert.Equal(t, "", benchcmp.BaselineOf([]string{"a+b", "clientgo+b"}, "clientgo"))
+	assert.Equal(t, "clientgo", benchcmp.BaselineOf([]string{"a", "clientgo"}, "clientgo"))
+}

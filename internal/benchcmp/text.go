@@ -10,24 +10,27 @@ import (
 // WriteRatios prints, per family and unit, a table with one row per
 // benchmark and one column per implementation: the baseline's median and
 // confidence interval, and every other implementation's ratio to it with
-// its p-value, or "~" where the difference is not significant. A family
-// without the baseline shows every implementation's median instead.
+// its p-value, or "~" where the difference is not significant. Composed
+// implementations are compared to the all-baseline combination (see
+// BaselineOf). A family without the baseline shows every implementation's
+// median instead.
 func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 	return g.writeTables(w, func(rows []*Row, unit string) ([]string, func(*Row, int) string, string) {
 		cols := g.ColumnsOf(rows, unit)
 		abs := g.absolute(unit)
-		if !slices.Contains(cols, baseline) {
+		base := BaselineOf(cols, baseline)
+		if base == "" {
 			return cols, func(r *Row, i int) string { return abs(r, cols[i]) }, "medians, no " + baseline + " rows"
 		}
-		cols = append([]string{baseline}, slices.DeleteFunc(cols, func(c string) bool { return c == baseline })...)
+		cols = append([]string{base}, slices.DeleteFunc(cols, func(c string) bool { return c == base })...)
 		return cols, func(r *Row, i int) string {
 			if i > 0 {
-				if c := g.Compare(r, unit, baseline, cols[i]); c != nil {
+				if c := g.Compare(r, unit, base, cols[i]); c != nil {
 					return c.RatioString()
 				}
 			}
 			return abs(r, cols[i])
-		}, "ratio to " + baseline + ", " + g.insignificant()
+		}, "ratio to " + base + ", " + g.insignificant()
 	})
 }
 

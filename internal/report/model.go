@@ -59,7 +59,7 @@ func newModel(g *benchcmp.Grid, baseline string) *Model {
 				}
 			}
 		}
-		f.Baseline = baselineOf(impls, baseline)
+		f.Baseline = benchcmp.BaselineOf(impls, baseline)
 		if f.Baseline != "" {
 			impls = append([]string{f.Baseline}, slices.DeleteFunc(impls, func(s string) bool { return s == f.Baseline })...)
 		}
@@ -68,21 +68,6 @@ func newModel(g *benchcmp.Grid, baseline string) *Model {
 		m.Families = append(m.Families, f)
 	}
 	return m
-}
-
-func baselineOf(impls []string, baseline string) string {
-	for _, c := range impls {
-		if c == baseline {
-			return c
-		}
-	}
-	for _, c := range impls {
-		parts := strings.Split(c, "+")
-		if len(parts) > 1 && !slices.ContainsFunc(parts, func(p string) bool { return p != baseline }) {
-			return c
-		}
-	}
-	return ""
 }
 
 func unitRank(u string) int {

@@ -240,6 +240,8 @@ func TestSameBenchmarkNameInTwoPackagesStaysApart(t *testing.T) {
 	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"deque.PushPop", "mpmc.PushPop"}, g.Families())
+	assert.Equal(t, "(all)", g.Rows[0].Sub())
+	assert.Equal(t, "deque.PushPop", g.Rows[0].Label())
 }
 
 func TestBetter(t *testing.T) {

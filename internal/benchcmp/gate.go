@@ -29,7 +29,7 @@ type Regression struct {
 // String says exactly what regressed and by how much.
 func (r Regression) String() string {
 	return fmt.Sprintf("%s impl=%s %s: %s -> %s (%+.1f%% worse, %s, %s)",
-		r.Row.Name, orNone(r.Impl), r.Unit,
+		r.Row.Label(), orNone(r.Impl), r.Unit,
 		FormatValue(r.BaseCell.Summary.Center, r.Unit), FormatValue(r.TestCell.Summary.Center, r.Unit),
 		100*r.Worse, r.Stat, r.Direction)
 }
@@ -77,7 +77,7 @@ func (g *Grid) Gate(oldCol, newCol string, opts GateOptions) (*GateResult, error
 			c := g.Compare(row, unit, oldCol, newCol)
 			if c == nil {
 				if g.Cell(row, oldCol, unit) != nil {
-					res.Missing = append(res.Missing, row.Name+" "+unit)
+					res.Missing = append(res.Missing, row.Label()+" "+unit)
 				}
 				continue
 			}

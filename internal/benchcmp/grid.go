@@ -57,14 +57,18 @@ func (r *Row) Param(key string) (string, bool) {
 }
 
 // Sub is the row's name without the family: "op=add/keys=1024-2", or
-// "(all)" for a benchmark without sub-benchmarks.
+// "(all)-2" for a benchmark without sub-benchmarks.
 func (r *Row) Sub() string {
-	s := strings.TrimPrefix(strings.TrimPrefix(r.Name, r.Base), "/")
-	if s == "" {
-		return "(all)"
+	s := strings.TrimPrefix(r.Name, r.Base)
+	if s == "" || s[0] == '-' {
+		return "(all)" + s
 	}
-	return s
+	return s[1:]
 }
+
+// Label is the row's name with its family, package-qualified where two
+// packages share a benchmark name: "deque.PushPop-2".
+func (r *Row) Label() string { return r.Family + strings.TrimPrefix(r.Name, r.Base) }
 
 // Cell is the sample of one row, one column and one unit.
 type Cell struct {

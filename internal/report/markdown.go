@@ -71,7 +71,9 @@ func (p *page) writeMethod(pr printer) {
 		"(or too few samples to tell: benchstat needs at least 4 per side at alpha 0.05, 6 to be comfortable). "+
 		"**Bold** ratios are significant improvements. The machine matters: ratios, not absolute times, are the claim.\n\n",
 		100*p.opts.Confidence, p.opts.Baseline, p.opts.Alpha)
-	pr("### What each benchmark family measures\n\n")
+	if len(p.m.Families) > 0 {
+		pr("### What each benchmark family measures\n\n")
+	}
 	for _, f := range p.m.Families {
 		desc := describe[strings.TrimPrefix(f.Name, "Benchmark")]
 		if desc == "" {
@@ -82,6 +84,9 @@ func (p *page) writeMethod(pr printer) {
 	pr("\n### Reproduce\n\n```sh\n")
 	if c := h["commit"]; c != "" {
 		pr("git checkout %s\n", strings.TrimSuffix(c, "-dirty"))
+		if strings.HasSuffix(c, "-dirty") {
+			pr("# the run had uncommitted changes on top of this commit: its numbers are not the commit's\n")
+		}
 	}
 	for _, k := range []string{"bench-command", "load-command"} {
 		if h[k] != "" {

@@ -35,6 +35,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.ChartFormat, "format", "svg", "chart format: svg or png")
 	fs.Float64Var(&o.Alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
 	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of the intervals")
+	fs.BoolVar(&o.Check, "check", false, "write nothing; exit 1 if any generated file is out of date")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,7 +46,18 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "report from %s: %d chart(s)\n", res.Raw, res.Charts)
+	if o.Check {
+		for _, f := range res.Stale {
+			fmt.Fprintln(stdout, "out of date:", f)
+		}
+		if len(res.Stale) > 0 {
+			fmt.Fprintf(stdout, "report is out of date with %s: run make report\n", res.Raw)
+			return &exitError{code: 1}
+		}
+		fmt.Fprintf(stdout, "report is up to date with %s\n", res.Raw)
+		return nil
+	}
+	fmt.Fprintf(stdout, "report from %s: %d chart(s), %d file(s) changed\n", res.Raw, res.Charts, len(res.Stale))
 	for _, f := range res.Files {
 		fmt.Fprintln(stdout, "  wrote", f)
 	}

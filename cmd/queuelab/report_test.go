@@ -27,6 +27,15 @@ func TestReportWritesTheResultsPage(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(md), "- **WorkQueue, in general → `sharded`**")
+
+	check := []string{"report", "--check", "--raw-dir", raw, "--out", dir, "--readme", "", "--notes", filepath.Join(dir, "notes.md")}
+	out.Reset()
+	assert.Equal(t, 0, dispatch(check, &out, &errOut), errOut.String())
+	assert.Contains(t, out.String(), "report is up to date")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("hand-edited"), 0o644))
+	out.Reset()
+	assert.Equal(t, 1, dispatch(check, &out, &errOut))
+	assert.Contains(t, out.String(), "out of date: "+filepath.Join(dir, "README.md"))
 }
 
 func TestReportRejectsBadInput(t *testing.T) {

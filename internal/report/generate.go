@@ -34,6 +34,10 @@ type Options struct {
 	ChartFormat string
 	// Alpha and Confidence as in benchcmp.Options (0 = defaults).
 	Alpha, Confidence float64
+	// Check writes nothing: Generate only lists, in Result.Stale, the files
+	// that a real run would create, change or delete, so CI can verify that
+	// committed results are up to date.
+	Check bool
 }
 
 func (o Options) withDefaults() Options {
@@ -54,6 +58,9 @@ type Result struct {
 	Raw    string
 	Files  []string
 	Charts int
+	// Stale lists the files that differed from what was generated (written
+	// unless Options.Check).
+	Stale []string
 }
 
 // Generate writes OutDir/README.md, OutDir/charts/* (removing charts it no
@@ -102,7 +109,7 @@ func Generate(o Options) (*Result, error) {
 		pg.charts[f.Name] = charts
 		for _, c := range charts {
 			path := filepath.Join(o.OutDir, filepath.FromSlash(c.Path))
-			if err := writeIfChanged(path, c.data); err != nil {
+			if err := res.write(path, c.data, o.Check); err != nil {
 				return nil, err
 			}
 			keep[path] = true
@@ -110,13 +117,13 @@ func Generate(o Options) (*Result, error) {
 			res.Charts++
 		}
 	}
-	if err := removeStale(chartDir, keep); err != nil {
+	if err := res.removeStale(chartDir, keep, o.Check); err != nil {
 		return nil, err
 	}
 	var md bytes.Buffer
 	pg.write(&md)
 	readme := filepath.Join(o.OutDir, "README.md")
-	if err := writeIfChanged(readme, md.Bytes()); err != nil {
+	if err := res.write(readme, md.Bytes(), o.Check); err != nil {
 		return nil, err
 	}
 	res.Files = append(res.Files, readme)
@@ -133,7 +140,7 @@ func Generate(o Options) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.Readme, err)
 		}
-		if err := writeIfChanged(o.Readme, out); err != nil {
+		if err := res.write(o.Readme, out, o.Check); err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, o.Readme)
@@ -179,10 +186,14 @@ func relPath(from, to string) (string, error) {
 	return filepath.ToSlash(r), nil
 }
 
-// writeIfChanged leaves an identical file alone so mtimes and git stay
-// quiet when nothing changed.
-func writeIfChanged(path string, data []byte) error {
+// write leaves an identical file alone so mtimes and git stay quiet when
+// nothing changed, and records a file that differs as stale.
+func (r *Result) write(path string, data []byte, check bool) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	r.Stale = append(r.Stale, path)
+	if check {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -192,7 +203,7 @@ func writeIfChanged(path string, data []byte) error {
 }
 
 // removeStale deletes chart files in dir that this run did not produce.
-func removeStale(dir string, keep map[string]bool) error {
+func (r *Result) removeStale(dir string, keep map[string]bool, check bool) error {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -202,7 +213,11 @@ func removeStale(dir string, keep map[string]bool) error {
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		ext := filepath.Ext(e.Name())
-		if e.Type().IsRegular() && (ext == ".svg" || ext == ".png") && !keep[path] {
+		if !e.Type().IsRegular() || (ext != ".svg" && ext != ".png") || keep[path] {
+			continue
+		}
+		r.Stale = append(r.Stale, path)
+		if !check {
 			if err := os.Remove(path); err != nil {
 				return err
 			}

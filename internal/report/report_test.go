@@ -166,6 +166,20 @@ func TestReportIsDeterministicAndRemovesStaleCharts(t *testing.T) {
 
 	assert.Equal(t, first, snapshot(t, l.dir))
 	assert.NoFileExists(t, stale)
+
+	// --check: up to date now; a touched chart and a stray one are reported
+	// and left as they are.
+	l.opts.Check = true
+	res, err := report.Generate(l.opts)
+	require.NoError(t, err)
+	assert.Empty(t, res.Stale)
+	touched := filepath.Join(l.opts.OutDir, "charts", "workqueue-time.svg")
+	require.NoError(t, os.WriteFile(touched, []byte("<svg/>"), 0o644))
+	require.NoError(t, os.WriteFile(stale, []byte("<svg/>"), 0o644))
+	res, err = report.Generate(l.opts)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{touched, stale}, res.Stale)
+	assert.FileExists(t, stale)
 }
 
 func snapshot(t *testing.T, dir string) map[string]string {

@@ -75,7 +75,7 @@ func (p *page) writeMethod(pr printer) {
 		pr("### What each benchmark family measures\n\n")
 	}
 	for _, f := range p.m.Families {
-		desc := describe[strings.TrimPrefix(f.Name, "Benchmark")]
+		desc := describe[f.Name]
 		if desc == "" {
 			desc = "(no description registered in internal/report)"
 		}

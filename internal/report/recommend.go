@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/queuelab/queuelab/internal/benchcmp"
@@ -102,7 +103,7 @@ func memory(m *Model, f *Family) []Recommendation {
 			break
 		}
 	}
-	if unit == "" && containsUnit(f.Units, "B/op") {
+	if unit == "" && slices.Contains(f.Units, "B/op") {
 		unit = "B/op"
 	}
 	return recommend(m, f, f.Rows, unit, "memory-bound (e.g. large relists)", false)
@@ -111,7 +112,7 @@ func memory(m *Model, f *Family) []Recommendation {
 // allocations picks the implementation that allocates least per op: what
 // matters for GC pressure in a controller that runs for months.
 func allocations(m *Model, f *Family) []Recommendation {
-	if !containsUnit(f.Units, "allocs/op") {
+	if !slices.Contains(f.Units, "allocs/op") {
 		return nil
 	}
 	return recommend(m, f, f.Rows, "allocs/op", "fewest allocations (GC pressure)", false)
@@ -125,15 +126,6 @@ func tailLatency(m *Model, f *Family) []Recommendation {
 		}
 	}
 	return nil
-}
-
-func containsUnit(units []string, u string) bool {
-	for _, x := range units {
-		if x == u {
-			return true
-		}
-	}
-	return false
 }
 
 // isMemory reports whether unit measures bytes of memory (not a rate).

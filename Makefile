@@ -64,7 +64,11 @@ bench: ## The full benchmark matrix (COUNT, CPU, BENCH, BENCHTIME)
 
 # The raw file's header: which code, toolchain, client-go and CPU produced
 # it. A tree with uncommitted changes to tracked files is labelled -dirty:
-# its numbers are not the commit's.
+# its numbers are not the commit's. Load runs (when `queuelab run` exists)
+# are appended to the same file after a "pkg:" line that clears go test's
+# package, so one raw file is one complete lab run and `make report` and
+# `make compare` need only that file. A failed run is kept as .failed, which
+# the report never picks up.
 .PHONY: bench-save
 bench-save: ## Run the matrix (and `queuelab run --bench` load runs if present) into RAW_DIR/<date>-<sha>-<host>.txt (NOTE=...)
 	@set -e; mkdir -p $(RAW_DIR); \

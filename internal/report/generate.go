@@ -179,6 +179,13 @@ func Newest(dir string) (string, error) {
 }
 
 func relPath(from, to string) (string, error) {
+	from, err := filepath.Abs(from)
+	if err != nil {
+		return "", err
+	}
+	if to, err = filepath.Abs(to); err != nil {
+		return "", err
+	}
 	r, err := filepath.Rel(from, to)
 	if err != nil {
 		return "", err

@@ -75,7 +75,7 @@ func headlineBlock(m *Model, rawRel, commit string, baseline string) string {
 		return b.String()
 	}
 	pr("Best implementation per family against %s in the same run (commit %s); ratios are geometric means "+
-		"of the family's primary metric with insignificant differences counted as 1 (below 1 is better for time, "+
+		"of the family's primary metric with insignificant or sub-5%% differences counted as 1 (below 1 is better for time, "+
 		"above 1 for rates). Method, every table, charts and the \"which one should I use\" rules: "+
 		"[results/README.md](results/README.md).\n\n", code(baseline), code(shortSHA(commit)))
 	writeHeadlineTable(pr, lines, baseline, "results/README.md")

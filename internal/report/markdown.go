@@ -228,7 +228,8 @@ func (p *page) writeRecommendations(pr printer) {
 	pr("## Which one should I use\n\n")
 	pr("Derived from the tables above by the rules in `internal/report/recommend.go`: an implementation is " +
 		"recommended for a situation when its geometric-mean ratio to the baseline over the matching benchmarks " +
-		"beats 1 and at least one difference is significant (differences that are not significant count as 1). " +
+		"beats 1 and at least one difference is significant and at least 5%% (differences that are not significant, " +
+		"or smaller than 5%%, count as 1). " +
 		"Each line names the benchmarks that justify it.\n\n")
 	for _, r := range p.recs {
 		pr("- **%s, %s → %s**: %s\n", r.Family, r.Situation, code(r.Choice), p.because(r))

@@ -253,3 +253,27 @@ func TestReportPNGCharts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "\x89PNG", string(png[:4]))
 }
+
+func TestSmallSignificantDifferencesAreNotRecommendations(t *testing.T) {
+	l := newLab(t)
+	run := []series{
+		{"DeltaFIFO/op=replace", "clientgo", 6, map[string]float64{"ns/op": 100}},
+		{"DeltaFIFO/op=replace", "ring", 6, map[string]float64{"ns/op": 97}}, // significant, but 3%
+	}
+	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", run)
+	l.opts.Readme = ""
+	// A raw file given relative to the working directory, results elsewhere.
+	t.Chdir(l.dir)
+	l.opts.Raw = "results/raw/20260101-0123456-host.txt"
+	l.opts.OutDir = filepath.Join(t.TempDir(), "out")
+
+	_, err := report.Generate(l.opts)
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(l.opts.OutDir, "README.md"))
+	require.NoError(t, err)
+	md := string(b)
+	assert.Regexp(t, `\*\*0\.97×\*\* \(p=0\.00\d\)`, md, "the table still shows the significant difference")
+	assert.Contains(t, md, "significant and at least 5% (differences")
+	assert.Contains(t, md, "- **DeltaFIFO, in general → `clientgo`**: no implementation beats it")
+	assert.Contains(t, md, "results/raw/20260101-0123456-host.txt)")
+}

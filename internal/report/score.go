@@ -8,14 +8,19 @@ import (
 	"github.com/queuelab/queuelab/internal/benchcmp"
 )
 
+// minEffect is the smallest difference a recommendation acts on: a
+// significant 2% is real but not a reason to change a controller's
+// dependencies.
+const minEffect = 0.05
+
 // Score is how one implementation fares against the baseline over a set of
 // benchmarks in one unit.
 type Score struct {
 	Impl string
 	// Cost is the geometric mean of the ratios to the baseline, oriented so
 	// that below 1 is better whatever the unit's direction, with
-	// differences that are not significant counted as 1: the report only
-	// credits what the statistics support.
+	// differences that are not significant, or smaller than minEffect,
+	// counted as 1: the report only credits what the statistics support.
 	Cost float64
 	// Rows is the number of benchmarks both were measured on.
 	Rows int
@@ -53,10 +58,13 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 				continue
 			}
 			cost := oriented(c.Ratio, dir)
+			if math.Abs(math.Log(cost)) < math.Log(1+minEffect) {
+				continue
+			}
 			logSum += math.Log(cost)
 			if cost < 1 {
 				s.Wins = append(s.Wins, c)
-			} else if cost > 1 {
+			} else {
 				s.Losses = append(s.Losses, c)
 			}
 		}

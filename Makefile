@@ -13,12 +13,26 @@ BENCHPKG  ?= ./bench
 NOTE      ?=
 # Load generator: flags for `queuelab run` (see `go run ./cmd/queuelab run -h`).
 LOAD_FLAGS ?=
-# compare: two benchmark files.
+# bench-save: where raw result files go; NOTE is recorded in their header.
+RAW_DIR   ?= results/raw
+# compare: one file (ratios to clientgo) or OLD and NEW. GATE=1 turns on the
+# regression gate, which fails on a significant worsening beyond TOLERANCE
+# for the implementations in GATE_IMPL.
 OLD ?=
 NEW ?=
-# profile: one benchmark and one implementation.
+GATE ?=
+TOLERANCE ?= 5%
+GATE_IMPL ?= all
+# profile: one benchmark (every name level up to impl, e.g.
+# BENCH='BenchmarkWorkQueue/op=pipeline/producers=8/consumers=8/keys=1024')
+# and one implementation; profiles and the benchmark output go to PROFILE_DIR.
 IMPL ?= clientgo
 PROFILE_DIR ?= profiles
+PROFILE_BENCHTIME ?= 2s
+# report: flags for `queuelab report` (see `go run ./cmd/queuelab report -h`).
+REPORT_FLAGS ?=
+
+comma := ,
 
 .DEFAULT_GOAL := help
 
@@ -47,6 +61,61 @@ bench-smoke: ## Run every benchmark once (-benchtime=1x) so none can rot
 .PHONY: bench
 bench: ## The full benchmark matrix (COUNT, CPU, BENCH, BENCHTIME)
 	$(GO) test -run '^$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG)
+
+# The raw file's header: which code, toolchain, client-go and CPU produced
+# it. A tree with uncommitted changes to tracked files is labelled -dirty:
+# its numbers are not the commit's. Load runs (when `queuelab run` exists)
+# are appended to the same file after a "pkg:" line that clears go test's
+# package, so one raw file is one complete lab run and `make report` and
+# `make compare` need only that file. A failed run is kept as .failed, which
+# the report never picks up.
+.PHONY: bench-save
+bench-save: ## Run the matrix (and `queuelab run --bench` load runs if present) into RAW_DIR/<date>-<sha>-<host>.txt (NOTE=...)
+	@set -e; mkdir -p $(RAW_DIR); \
+	  sha=$$(git rev-parse HEAD); short=$$(git rev-parse --short HEAD); \
+	  if [ -n "$$(git status --porcelain --untracked-files=no)" ]; then sha=$$sha-dirty; short=$$short-dirty; fi; \
+	  host=$$(uname -n | cut -d. -f1 | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'); \
+	  out=$(RAW_DIR)/$$(date -u +%Y%m%d)-$$short-$$host.txt; \
+	  cpu=$$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1); \
+	  bench="$(GO) test -run '^\$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG)"; \
+	  load=""; if $(GO) run ./cmd/queuelab help 2>/dev/null | grep -q '^  run '; then load="$(GO) run ./cmd/queuelab run --bench $(LOAD_FLAGS)"; fi; \
+	  { echo "commit: $$sha"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; \
+	    echo "go: $$($(GO) env GOVERSION)"; echo "client-go: $$($(GO) list -m -f '{{.Version}}' k8s.io/client-go)"; \
+	    echo "cpu: $${cpu:-$$(uname -m)}"; echo "note: $(NOTE)"; \
+	    echo "bench-command: $$bench"; echo "load-command: $$load"; } > $$out.partial; \
+	  echo "writing $$out"; \
+	  { $(GO) test -run '^$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG) 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
+	  if [ -n "$$load" ]; then \
+	    echo "pkg:" >> $$out.partial; \
+	    { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; \
+	  fi; \
+	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
+	  rm -f $$out.rc; mv $$out.partial $$out; echo "saved $$out"
+
+.PHONY: compare
+compare: ## Compare result files: OLD=f (ratios to clientgo) or OLD=a NEW=b; GATE=1 [TOLERANCE=5% GATE_IMPL=all] fails on regressions
+	@test -n "$(OLD)" || { echo "usage: make compare OLD=file [NEW=file] [GATE=1 TOLERANCE=5% GATE_IMPL=name,...]"; exit 2; }
+	$(GO) run ./cmd/queuelab compare $(if $(GATE),--gate --tolerance '$(TOLERANCE)' --impl '$(GATE_IMPL)') $(OLD) $(NEW)
+
+# Two runs: mutex and block profiling at full rate would distort the CPU and
+# allocation profiles.
+.PHONY: profile
+profile: ## CPU, heap, mutex and block profiles of BENCH for IMPL (default clientgo) into PROFILE_DIR, then a summary
+	@case '$(BENCH)' in ''|.) echo "usage: make profile BENCH='BenchmarkX/op=.../keys=...' [IMPL=clientgo] (every name level up to impl)"; exit 2;; esac
+	@set -e; mkdir -p $(PROFILE_DIR); dir=$(abspath $(PROFILE_DIR)); \
+	  run() { { $(GO) test -run '^$$' -bench '$(BENCH)/impl=$(IMPL)$$' -count 1 -cpu $(firstword $(subst $(comma), ,$(CPU))) \
+	      -benchtime $(PROFILE_BENCHTIME) -outputdir $$dir "$$@" $(BENCHPKG) 2>&1; echo $$? > $$dir/rc; } | tee -a $$dir/bench.txt; \
+	      [ "$$(cat $$dir/rc)" = 0 ]; }; \
+	  : > $$dir/bench.txt; \
+	  run -cpuprofile cpu.pprof -memprofile mem.pprof; \
+	  run -mutexprofile mutex.pprof -mutexprofilefraction 1 -blockprofile block.pprof -blockprofilerate 1; \
+	  rm -f $$dir/rc; \
+	  grep -q '^Benchmark.*impl=$(IMPL)' $$dir/bench.txt || { echo "no benchmark matched '$(BENCH)/impl=$(IMPL)$$' in $(BENCHPKG)"; exit 1; }
+	$(GO) run ./cmd/queuelab profile $(PROFILE_DIR)/cpu.pprof $(PROFILE_DIR)/mem.pprof $(PROFILE_DIR)/mutex.pprof $(PROFILE_DIR)/block.pprof
+
+.PHONY: report
+report: ## Regenerate results/README.md, charts and the README headline from the newest raw file (REPORT_FLAGS=--check: verify only)
+	$(GO) run ./cmd/queuelab report $(REPORT_FLAGS)
 
 .PHONY: ci
 ci: lint test bench-smoke ## What CI runs: lint, race-enabled tests, every benchmark once

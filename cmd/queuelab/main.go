@@ -27,6 +27,9 @@ type command struct {
 // commands is the list `queuelab help` prints, in that order.
 var commands = []command{
 	runCommand,
+	{"compare", "compare benchmark files: ratios to clientgo, new vs old, or a regression gate", runCompare},
+	{"profile", "summarise pprof profiles: top functions and contended call sites", runProfile},
+	{"report", "regenerate results/README.md, its charts and the README headline from results/raw", runReport},
 }
 
 // exitError asks main to exit with code without printing anything more

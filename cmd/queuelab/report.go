@@ -1,0 +1,65 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/report"
+)
+
+const reportUsage = `usage: queuelab report [flags]
+
+Regenerates results/README.md (method, tables of ratios to the baseline,
+charts, "which one should I use") and results/charts/ from the newest raw
+file in results/raw, and rewrites the headline table between the
+` + report.HeadlineBegin + ` / ` + report.HeadlineEnd + ` markers of README.md.
+The output depends only on the inputs, so re-running it on a committed
+results/ must change nothing.
+
+flags:
+`
+
+func runReport(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, reportUsage); fs.PrintDefaults() }
+	var o report.Options
+	fs.StringVar(&o.Raw, "raw", "", "raw benchmark file to report on (default: the newest in --raw-dir)")
+	fs.StringVar(&o.RawDir, "raw-dir", "results/raw", "directory of raw benchmark files")
+	fs.StringVar(&o.OutDir, "out", "results", "directory for README.md and charts/")
+	fs.StringVar(&o.Readme, "readme", "README.md", `top-level README with headline markers ("" to skip)`)
+	fs.StringVar(&o.Notes, "notes", "results/notes.md", "hand-written notes included verbatim")
+	fs.StringVar(&o.Baseline, "baseline", impl.Baseline, "implementation every ratio is taken against")
+	fs.StringVar(&o.ChartFormat, "format", "svg", "chart format: svg or png")
+	fs.Float64Var(&o.Alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
+	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of the intervals")
+	fs.BoolVar(&o.Check, "check", false, "write nothing; exit 1 if any generated file is out of date")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (use --raw FILE)", fs.Args())
+	}
+	res, err := report.Generate(o)
+	if err != nil {
+		return err
+	}
+	if o.Check {
+		for _, f := range res.Stale {
+			fmt.Fprintln(stdout, "out of date:", f)
+		}
+		if len(res.Stale) > 0 {
+			fmt.Fprintf(stdout, "report is out of date with %s: run make report\n", res.Raw)
+			return &exitError{code: 1}
+		}
+		fmt.Fprintf(stdout, "report is up to date with %s\n", res.Raw)
+		return nil
+	}
+	fmt.Fprintf(stdout, "report from %s: %d chart(s), %d file(s) changed\n", res.Raw, res.Charts, len(res.Stale))
+	for _, f := range res.Files {
+		fmt.Fprintln(stdout, "  wrote", f)
+	}
+	return nil
+}

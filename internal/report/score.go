@@ -1,0 +1,104 @@
+package report
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/queuelab/queuelab/internal/benchcmp"
+)
+
+// minEffect is the smallest difference a recommendation acts on: a
+// significant 2% is real but not a reason to change a controller's
+// dependencies.
+const minEffect = 0.05
+
+// Score is how one implementation fares against the baseline over a set of
+// benchmarks in one unit.
+type Score struct {
+	Impl string
+	// Cost is the geometric mean of the ratios to the baseline, oriented so
+	// that below 1 is better whatever the unit's direction, with
+	// differences that are not significant, or smaller than minEffect,
+	// counted as 1: the report only credits what the statistics support.
+	Cost float64
+	// Rows is the number of benchmarks both were measured on.
+	Rows int
+	// Wins and Losses are the significant differences, best first and
+	// worst first.
+	Wins, Losses []*benchcmp.Comparison
+}
+
+// oriented turns a ratio into a cost: below 1 is better.
+func oriented(r float64, dir benchcmp.Direction) float64 {
+	if dir == benchcmp.HigherIsBetter {
+		return 1 / r
+	}
+	return r
+}
+
+// scores ranks every non-baseline implementation of f over rows in unit,
+// best first. It is empty without a baseline or a direction.
+func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
+	dir := m.Grid.Better(unit)
+	if f.Baseline == "" || dir == benchcmp.Unknown {
+		return nil
+	}
+	var out []Score
+	for _, impl := range f.Impls[1:] {
+		s := Score{Impl: impl}
+		logSum := 0.0
+		for _, r := range rows {
+			c := m.Grid.Compare(r, unit, f.Baseline, impl)
+			if c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 {
+				continue
+			}
+			s.Rows++
+			if !c.Significant() {
+				continue
+			}
+			cost := oriented(c.Ratio, dir)
+			if math.Abs(math.Log(cost)) < math.Log(1+minEffect) {
+				continue
+			}
+			logSum += math.Log(cost)
+			if cost < 1 {
+				s.Wins = append(s.Wins, c)
+			} else {
+				s.Losses = append(s.Losses, c)
+			}
+		}
+		if s.Rows == 0 {
+			continue
+		}
+		s.Cost = math.Exp(logSum / float64(s.Rows))
+		byCost := func(a, b *benchcmp.Comparison) int {
+			return cmp.Compare(oriented(a.Ratio, dir), oriented(b.Ratio, dir))
+		}
+		slices.SortStableFunc(s.Wins, byCost)
+		slices.SortStableFunc(s.Losses, func(a, b *benchcmp.Comparison) int { return byCost(b, a) })
+		out = append(out, s)
+	}
+	slices.SortStableFunc(out, func(a, b Score) int { return cmp.Compare(a.Cost, b.Cost) })
+	return out
+}
+
+// winner is the best-ranked implementation if it beats the baseline: a
+// cost below 1 with at least one significant win.
+func winner(scores []Score) (Score, bool) {
+	if len(scores) == 0 || scores[0].Cost >= 1 || len(scores[0].Wins) == 0 {
+		return Score{}, false
+	}
+	return scores[0], true
+}
+
+// rowsWhere returns the rows whose numeric param key equals v.
+func rowsWhere(rows []*benchcmp.Row, key string, v float64) []*benchcmp.Row {
+	var out []*benchcmp.Row
+	for _, r := range rows {
+		if paramFloat(r, key) == v {
+			out = append(out, r)
+		}
+	}
+	return out
+}

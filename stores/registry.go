@@ -50,4 +50,16 @@ var Impls = impl.List[New, Guarantees]{
 		},
 		Guarantees: Guarantees{Ext: true, AtomicTransactions: true},
 	},
+	{
+		Name: "sharded",
+		Doc:  "shard.DefaultCount() shards by key hash, each a mutex table with its own index fragment; scans merge shard by shard",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			s, err := NewSharded(indexers, 0)
+			if err != nil {
+				panic(err) // 0 always selects a valid default
+			}
+			return s
+		},
+		Guarantees: Guarantees{Ext: true, NonBlockingScans: true},
+	},
 }

@@ -52,15 +52,19 @@ func newColumn(name string, fn cache.IndexFunc, slots int) *column {
 	return c
 }
 
-// values evaluates the IndexFunc; a nil object (client-go stores it) has no
-// values.
 func (c *column) values(key string, obj any) ([]string, error) {
+	return indexValues(c.name, c.fn, key, obj)
+}
+
+// indexValues evaluates index name's IndexFunc for the object stored under
+// key; a nil object (client-go stores it) has no values.
+func indexValues(name string, fn cache.IndexFunc, key string, obj any) ([]string, error) {
 	if obj == nil {
 		return nil, nil
 	}
-	vs, err := c.fn(obj)
+	vs, err := fn(obj)
 	if err != nil {
-		return nil, &IndexError{Key: key, Index: c.name, Err: err}
+		return nil, &IndexError{Key: key, Index: name, Err: err}
 	}
 	return vs, nil
 }

@@ -62,4 +62,12 @@ var Impls = impl.List[New, Guarantees]{
 		},
 		Guarantees: Guarantees{Ext: true, NonBlockingScans: true},
 	},
+	{
+		Name: "lockfree",
+		Doc:  "lock-free readers: sync.Map of immutable versions, index postings of atomic slots; writers serialize on one mutex",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			return NewLockFree(indexers)
+		},
+		Guarantees: Guarantees{Ext: true, LockFreeReads: true, NonBlockingScans: true},
+	},
 }

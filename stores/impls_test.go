@@ -35,3 +35,20 @@ func TestThreadSafeStore(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexer runs the Indexer suite over client-go's cache.NewIndexer and
+// over stores.NewIndexer wrapping every registered store.
+func TestIndexer(t *testing.T) {
+	t.Run("impl=clientgo-cache", func(t *testing.T) {
+		storetest.RunIndexer(t, func(_ *testing.T, kf cache.KeyFunc, ix cache.Indexers) cache.Indexer {
+			return cache.NewIndexer(kf, ix)
+		})
+	})
+	for _, e := range stores.Impls {
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			storetest.RunIndexer(t, func(_ *testing.T, kf cache.KeyFunc, ix cache.Indexers) cache.Indexer {
+				return stores.NewIndexer(kf, e.New(ix))
+			}, suiteOptions(e.Guarantees)...)
+		})
+	}
+}

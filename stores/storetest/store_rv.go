@@ -11,11 +11,11 @@ import (
 // "" while its AtomicFIFO feature gate is off.
 type rvChecker struct {
 	t       *testing.T
-	s       cache.ThreadSafeStore
+	s       interface{ LastStoreSyncResourceVersion() string }
 	visible bool
 }
 
-func newRVChecker(t *testing.T, s cache.ThreadSafeStore) rvChecker {
+func newRVChecker(t *testing.T, s interface{ LastStoreSyncResourceVersion() string }) rvChecker {
 	return rvChecker{t: t, s: s, visible: clientgofeatures.FeatureGates().Enabled(clientgofeatures.AtomicFIFO)}
 }
 

@@ -10,6 +10,8 @@ type version struct {
 	obj any
 }
 
+func (v *version) mapKey() string { return v.key }
+
 // posting is a list of versions that readers scan without locks while the
 // single writer changes it: the member list of one index value, or the list
 // of every object.
@@ -24,10 +26,12 @@ type version struct {
 type posting struct {
 	cur atomic.Pointer[slab]
 
-	// Writer-only.
-	value string // the index value (unused for the list of every object)
-	live  int32  // non-nil slots
+	value string // the index value ("" for the list of every object); immutable
+
+	live int32 // non-nil slots; writer-only
 }
+
+func (p *posting) mapKey() string { return p.value }
 
 // slab is one generation of a posting's slots; only n slots are published.
 type slab struct {

@@ -11,20 +11,19 @@ import (
 // table is the single-writer indexed map behind Mutex and each shard of
 // Sharded. It is not safe for concurrent use: its owner locks around it.
 //
-// Objects live in dense slots (keys and objs are parallel slices, ids maps
-// a key to its slot); Delete moves the last slot into the hole, so List is a
-// copy of objs and every slot is live. Each index is a column (see column).
+// Objects live in dense records (keyIndex maps a key to its slot); Delete
+// moves the last record into the hole, so every slot is live and scans are
+// sequential. Each index is a column (see column).
 type table struct {
-	ids  map[string]int32
-	keys []string
-	objs []any
+	ids  keyIndex
+	recs []rec
 	cols []*column // sorted by name
 
 	scratch [][]string // per column: the values being written, reused
 }
 
 func newTable(indexers cache.Indexers) *table {
-	t := &table{ids: make(map[string]int32)}
+	t := &table{ids: newKeyIndex(0)}
 	t.cols = buildColumns(indexers, 0)
 	t.scratch = make([][]string, len(t.cols))
 	return t
@@ -39,7 +38,7 @@ func buildColumns(indexers cache.Indexers, slots int) []*column {
 	return cols
 }
 
-func (t *table) len() int { return len(t.keys) }
+func (t *table) len() int { return len(t.recs) }
 
 // col returns the column called name, or nil. A linear scan beats a map
 // for the handful of indexers an informer has.
@@ -63,17 +62,16 @@ func (t *table) put(key string, obj any) error {
 		}
 		t.scratch[i] = vs
 	}
-	s, ok := t.ids[key]
-	if !ok {
-		s = int32(len(t.keys))
-		t.ids[key] = s
-		t.keys = append(t.keys, key)
-		t.objs = append(t.objs, nil)
+	_, s := t.ids.find(key, t.recs)
+	if s < 0 {
+		s = int32(len(t.recs))
+		t.recs = append(t.recs, rec{key: key})
+		t.ids.insert(key, s)
 		for _, c := range t.cols {
 			c.grow()
 		}
 	}
-	t.objs[s] = obj
+	t.recs[s].obj = obj
 	for i, c := range t.cols {
 		c.set(s, t.scratch[i])
 	}
@@ -83,32 +81,33 @@ func (t *table) put(key string, obj any) error {
 
 // remove deletes key; a missing key is a no-op.
 func (t *table) remove(key string) {
-	s, ok := t.ids[key]
-	if !ok {
+	b, s := t.ids.find(key, t.recs)
+	if s < 0 {
 		return
 	}
 	for _, c := range t.cols {
 		c.clear(s)
 	}
-	delete(t.ids, key)
-	last := int32(len(t.keys) - 1)
+	t.ids.deleteAt(b)
+	last := int32(len(t.recs) - 1)
 	if s != last {
-		t.keys[s], t.objs[s] = t.keys[last], t.objs[last]
-		t.ids[t.keys[s]] = s
+		moved, _ := t.ids.find(t.recs[last].key, t.recs)
+		t.ids.setSlot(moved, s)
+		t.recs[s] = t.recs[last]
 		for _, c := range t.cols {
 			c.move(last, s)
 		}
 	}
-	t.keys[last], t.objs[last] = "", nil
-	t.keys, t.objs = t.keys[:last], t.objs[:last]
+	t.recs[last] = rec{}
+	t.recs = t.recs[:last]
 	for _, c := range t.cols {
 		c.truncate()
 	}
 }
 
 func (t *table) get(key string) (any, bool) {
-	if s, ok := t.ids[key]; ok {
-		return t.objs[s], true
+	if _, s := t.ids.find(key, t.recs); s >= 0 {
+		return t.recs[s].obj, true
 	}
 	return nil, false
 }
@@ -116,9 +115,8 @@ func (t *table) get(key string) (any, bool) {
 // fill builds the table's content from items (the table must be empty);
 // on an IndexFunc error the table is left half-filled and must be dropped.
 func (t *table) fill(items map[string]any) error {
-	t.ids = make(map[string]int32, len(items))
-	t.keys = make([]string, 0, len(items))
-	t.objs = make([]any, 0, len(items))
+	t.ids = newKeyIndex(len(items))
+	t.recs = make([]rec, 0, len(items))
 	for key, obj := range items {
 		if err := t.put(key, obj); err != nil {
 			return err
@@ -130,10 +128,10 @@ func (t *table) fill(items map[string]any) error {
 // indexed returns new columns for indexers covering every current slot, or
 // the first IndexFunc error; the table itself is not changed.
 func (t *table) indexed(indexers cache.Indexers) ([]*column, error) {
-	cols := buildColumns(indexers, len(t.keys))
+	cols := buildColumns(indexers, len(t.recs))
 	for _, c := range cols {
-		for s, obj := range t.objs {
-			vs, err := c.values(t.keys[s], obj)
+		for s, r := range t.recs {
+			vs, err := c.values(r.key, r.obj)
 			if err != nil {
 				return nil, err
 			}
@@ -150,13 +148,24 @@ func (t *table) attach(cols []*column) {
 	t.scratch = make([][]string, len(t.cols))
 }
 
-func (t *table) appendList(dst []any) []any       { return append(dst, t.objs...) }
-func (t *table) appendKeys(dst []string) []string { return append(dst, t.keys...) }
+func (t *table) appendList(dst []any) []any {
+	for i := range t.recs {
+		dst = append(dst, t.recs[i].obj)
+	}
+	return dst
+}
+
+func (t *table) appendKeys(dst []string) []string {
+	for i := range t.recs {
+		dst = append(dst, t.recs[i].key)
+	}
+	return dst
+}
 
 // appendByIndex appends the objects whose value in c is value.
 func (t *table) appendByIndex(dst []any, c *column, value string) []any {
 	for _, s := range c.slotsOf(value) {
-		dst = append(dst, t.objs[s])
+		dst = append(dst, t.recs[s].obj)
 	}
 	return dst
 }
@@ -164,7 +173,7 @@ func (t *table) appendByIndex(dst []any, c *column, value string) []any {
 // appendIndexKeys appends the keys whose value in c is value.
 func (t *table) appendIndexKeys(dst []string, c *column, value string) []string {
 	for _, s := range c.slotsOf(value) {
-		dst = append(dst, t.keys[s])
+		dst = append(dst, t.recs[s].key)
 	}
 	return dst
 }
@@ -180,7 +189,7 @@ func (t *table) appendIndex(dst []any, c *column, values []string) []any {
 		for _, s := range c.slotsOf(value) {
 			if _, dup := seen[s]; !dup {
 				seen[s] = struct{}{}
-				dst = append(dst, t.objs[s])
+				dst = append(dst, t.recs[s].obj)
 			}
 		}
 	}

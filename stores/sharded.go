@@ -2,7 +2,6 @@ package stores
 
 import (
 	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -156,18 +155,32 @@ func (set *shardSet) visit(f func(t *table)) {
 	}
 }
 
+// gatherShards merges f's contributions of every shard, one shard at a time. The
+// result is sized once, from the first shard's contribution (size): keys
+// spread evenly over shards by hash, so that estimate rarely needs to grow.
+func gatherShards[T any](set *shardSet, size func(t *table) int, f func(dst []T, t *table) []T) []T {
+	var out []T
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
+		if i == 0 {
+			n := size(sh.t) * len(set.shards)
+			out = make([]T, 0, n+n/8)
+		}
+		out = f(out, sh.t)
+		sh.mu.RUnlock()
+	}
+	return out
+}
+
 // List returns every stored object.
 func (s *Sharded) List() []any {
-	out := []any{}
-	s.set.Load().visit(func(t *table) { out = t.appendList(slices.Grow(out, t.len())) })
-	return out
+	return gatherShards(s.set.Load(), (*table).len, func(dst []any, t *table) []any { return t.appendList(dst) })
 }
 
 // ListKeys returns every stored key.
 func (s *Sharded) ListKeys() []string {
-	out := []string{}
-	s.set.Load().visit(func(t *table) { out = t.appendKeys(slices.Grow(out, t.len())) })
-	return out
+	return gatherShards(s.set.Load(), (*table).len, func(dst []string, t *table) []string { return t.appendKeys(dst) })
 }
 
 // Replace swaps the whole content for items; see ReplaceChecked.
@@ -231,13 +244,8 @@ func (s *Sharded) Index(indexName string, obj any) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []any{}
-	set.visit(func(t *table) {
-		if c := t.col(indexName); c != nil {
-			out = t.appendIndex(slices.Grow(out, c.sizeHint(values)), c, values)
-		}
-	})
-	return out, nil
+	return gatherShards(set, func(t *table) int { return t.col(indexName).sizeHint(values) },
+		func(dst []any, t *table) []any { return t.appendIndex(dst, t.col(indexName), values) }), nil
 }
 
 // IndexKeys returns the keys whose indexName values include indexedValue.
@@ -246,13 +254,8 @@ func (s *Sharded) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	if set.indexers[indexName] == nil {
 		return nil, errUnknownIndex(indexName)
 	}
-	out := []string{}
-	set.visit(func(t *table) {
-		if c := t.col(indexName); c != nil {
-			out = t.appendIndexKeys(slices.Grow(out, len(c.slotsOf(indexedValue))), c, indexedValue)
-		}
-	})
-	return out, nil
+	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
+		func(dst []string, t *table) []string { return t.appendIndexKeys(dst, t.col(indexName), indexedValue) }), nil
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.
@@ -261,13 +264,8 @@ func (s *Sharded) ByIndex(indexName, indexedValue string) ([]any, error) {
 	if set.indexers[indexName] == nil {
 		return nil, errUnknownIndex(indexName)
 	}
-	out := []any{}
-	set.visit(func(t *table) {
-		if c := t.col(indexName); c != nil {
-			out = t.appendByIndex(slices.Grow(out, len(c.slotsOf(indexedValue))), c, indexedValue)
-		}
-	})
-	return out, nil
+	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
+		func(dst []any, t *table) []any { return t.appendByIndex(dst, t.col(indexName), indexedValue) }), nil
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one

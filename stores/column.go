@@ -26,8 +26,7 @@ const (
 // O(1); the per-object cost is three int32s instead of a set entry holding
 // a key string.
 type column struct {
-	name string
-	fn   cache.IndexFunc
+	indexFn
 
 	vids    map[string]int32 // value → value id
 	vals    []string         // value id → value ("" once freed)
@@ -43,7 +42,7 @@ type column struct {
 type valPos struct{ v, p int32 }
 
 func newColumn(name string, fn cache.IndexFunc, slots int) *column {
-	c := &column{name: name, fn: fn, vids: make(map[string]int32)}
+	c := &column{indexFn: indexFn{name: name, fn: fn}, vids: make(map[string]int32)}
 	c.one = make([]int32, slots)
 	c.pos = make([]int32, slots)
 	for i := range c.one {
@@ -52,21 +51,58 @@ func newColumn(name string, fn cache.IndexFunc, slots int) *column {
 	return c
 }
 
-func (c *column) values(key string, obj any) ([]string, error) {
-	return indexValues(c.name, c.fn, key, obj)
+// indexFn is a named IndexFunc: what the column types of Mutex's table and
+// LockFree's state have in common.
+type indexFn struct {
+	name string
+	fn   cache.IndexFunc
 }
 
-// indexValues evaluates index name's IndexFunc for the object stored under
-// key; a nil object (client-go stores it) has no values.
-func indexValues(name string, fn cache.IndexFunc, key string, obj any) ([]string, error) {
+func (f *indexFn) indexName() string { return f.name }
+
+// values evaluates the IndexFunc for the object stored under key; a nil
+// object (client-go stores it) has no values.
+func (f *indexFn) values(key string, obj any) ([]string, error) {
 	if obj == nil {
 		return nil, nil
 	}
-	vs, err := fn(obj)
+	vs, err := f.fn(obj)
 	if err != nil {
-		return nil, &IndexError{Key: key, Index: name, Err: err}
+		return nil, &IndexError{Key: key, Index: f.name, Err: err}
 	}
 	return vs, nil
+}
+
+// named is a column of either kind.
+type named interface {
+	indexName() string
+	values(key string, obj any) ([]string, error)
+}
+
+// findCol returns the column called name, or the zero C. A linear scan beats
+// a map for the handful of indexers an informer has.
+func findCol[C named](cols []C, name string) C {
+	for _, c := range cols {
+		if c.indexName() == name {
+			return c
+		}
+	}
+	var zero C
+	return zero
+}
+
+// evalAll evaluates every column's IndexFunc for obj into scratch, before a
+// write changes anything; on error scratch is cleared and the error returned.
+func evalAll[C named](cols []C, scratch [][]string, key string, obj any) error {
+	for i, c := range cols {
+		vs, err := c.values(key, obj)
+		if err != nil {
+			clear(scratch[:i])
+			return err
+		}
+		scratch[i] = vs
+	}
+	return nil
 }
 
 // grow appends a slot with no values.

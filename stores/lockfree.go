@@ -60,13 +60,12 @@ type lfState struct {
 
 // lfCol is one index: value → posting of the versions having that value.
 type lfCol struct {
-	name   string
-	fn     cache.IndexFunc
-	values *lfMap[posting, *posting] // value → members
+	indexFn
+	postings *lfMap[posting, *posting] // value → members
 }
 
 func newLFCol(name string, fn cache.IndexFunc) *lfCol {
-	return &lfCol{name: name, fn: fn, values: newLFMap[posting](0)}
+	return &lfCol{indexFn: indexFn{name: name, fn: fn}, postings: newLFMap[posting](0)}
 }
 
 // lfEntry is the writer's bookkeeping for one key: its current version and
@@ -113,25 +112,13 @@ func newLFState(indexers cache.Indexers, size int) *lfState {
 	return st
 }
 
-func (st *lfState) col(name string) *lfCol {
-	for _, c := range st.cols {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
-}
+func (st *lfState) col(name string) *lfCol { return findCol(st.cols, name) }
 
 // put stores obj under key (writer only). Every IndexFunc runs first, so an
 // error changes nothing.
 func (st *lfState) put(key string, obj any) error {
-	for i, c := range st.cols {
-		vs, err := indexValues(c.name, c.fn, key, obj)
-		if err != nil {
-			clear(st.scratch[:i])
-			return err
-		}
-		st.scratch[i] = vs
+	if err := evalAll(st.cols, st.scratch, key, obj); err != nil {
+		return err
 	}
 	defer clear(st.scratch)
 	v := &version{key: key, obj: obj}
@@ -206,10 +193,10 @@ func (st *lfState) join(e *lfEntry, col int32, c *lfCol, values []string) {
 		if slices.Contains(values[:i], value) {
 			continue
 		}
-		p := c.values.get(value)
+		p := c.postings.get(value)
 		if p == nil {
 			p = newPosting(value, 0)
-			c.values.put(p)
+			c.postings.put(p)
 		}
 		e.marks = append(e.marks, lfMark{p: p, col: col, pos: st.push(p, e.v)})
 	}
@@ -227,7 +214,7 @@ func (st *lfState) leave(e *lfEntry, col int32, c *lfCol) {
 		compact := m.p.remove(m.pos)
 		switch {
 		case m.p.live == 0:
-			c.values.remove(m.p.value)
+			c.postings.remove(m.p.value)
 		case compact:
 			st.compact(m.p)
 		}
@@ -345,7 +332,7 @@ func (st *lfState) posting(name, value string) (*posting, error) {
 	if c == nil {
 		return nil, errUnknownIndex(name)
 	}
-	return c.values.get(value), nil
+	return c.postings.get(value), nil
 }
 
 // Index returns the objects sharing at least one indexName value with obj.
@@ -405,7 +392,7 @@ func (s *LockFree) ByIndex(indexName, indexedValue string) ([]any, error) {
 func (s *LockFree) ListIndexFuncValues(indexName string) []string {
 	out := []string{}
 	if c := s.state.Load().col(indexName); c != nil {
-		out = c.values.appendKeys(out)
+		out = c.postings.appendKeys(out)
 	}
 	return out
 }
@@ -432,7 +419,8 @@ func (s *LockFree) AddIndexers(newIndexers cache.Indexers) error {
 	for key, e := range st.entries {
 		w := pending{e: e, values: make([][]string, len(names))}
 		for j, name := range names {
-			vs, err := indexValues(name, newIndexers[name], key, e.v.obj)
+			f := indexFn{name: name, fn: newIndexers[name]}
+			vs, err := f.values(key, e.v.obj)
 			if err != nil {
 				return err
 			}

@@ -40,27 +40,14 @@ func buildColumns(indexers cache.Indexers, slots int) []*column {
 
 func (t *table) len() int { return len(t.recs) }
 
-// col returns the column called name, or nil. A linear scan beats a map
-// for the handful of indexers an informer has.
-func (t *table) col(name string) *column {
-	for _, c := range t.cols {
-		if c.name == name {
-			return c
-		}
-	}
-	return nil
-}
+// col returns the column called name, or nil.
+func (t *table) col(name string) *column { return findCol(t.cols, name) }
 
 // put stores obj under key. Every IndexFunc runs before anything changes, so
 // an error leaves the table exactly as it was.
 func (t *table) put(key string, obj any) error {
-	for i, c := range t.cols {
-		vs, err := c.values(key, obj)
-		if err != nil {
-			clear(t.scratch[:i])
-			return err
-		}
-		t.scratch[i] = vs
+	if err := evalAll(t.cols, t.scratch, key, obj); err != nil {
+		return err
 	}
 	_, s := t.ids.find(key, t.recs)
 	if s < 0 {

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 
 	"k8s.io/client-go/tools/cache"
 )
@@ -151,10 +150,3 @@ func dedup(values []string) []string {
 	out := sorted(values)
 	return slices.Compact(out)
 }
-
-// sameSet reports whether a and b hold the same strings, ignoring order and
-// duplicates in neither (both are expected duplicate-free).
-func sameSet(a, b []string) bool { return slices.Equal(sorted(a), sorted(b)) }
-
-// joinKeys renders keys for messages.
-func joinKeys(keys []string) string { return "[" + strings.Join(sorted(keys), " ") + "]" }

@@ -182,39 +182,23 @@ func (s storeSuite) replaceAtomic(t *testing.T) {
 	}
 	st := s.newStore(t, Indexers())
 	st.Replace(clone(contents[0]), "1")
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				objs := st.List()
-				apps := map[string]bool{}
-				for _, o := range objs {
-					apps[labelOf(o, appIndex)] = true
-				}
-				if len(objs) != n || len(apps) != 1 {
-					t.Errorf("List during Replace saw %d objects with app labels %v: a half-replaced store", len(objs), apps)
-					return
-				}
-				a, errA := st.ByIndex(appIndex, "a")
-				b, errB := st.ByIndex(appIndex, "b")
-				if errA != nil || errB != nil || (len(a) != 0 && len(a) != n) || (len(b) != 0 && len(b) != n) {
-					t.Errorf("ByIndex during Replace: %d and %d objects (%v, %v): a half-replaced index", len(a), len(b), errA, errB)
-					return
-				}
-			}
-		})
-	}
+	stop := whileReading(2, func() bool {
+		if objs, apps := st.List(), st.ListIndexFuncValues(appIndex); len(objs) != n || !oneGeneration(objs) || len(apps) != 1 {
+			t.Errorf("during Replace: List saw %d objects, ListIndexFuncValues %v: a half-replaced store", len(objs), apps)
+			return false
+		}
+		a, errA := st.ByIndex(appIndex, "a")
+		b, errB := st.ByIndex(appIndex, "b")
+		if errA != nil || errB != nil || (len(a) != 0 && len(a) != n) || (len(b) != 0 && len(b) != n) {
+			t.Errorf("ByIndex during Replace: %d and %d objects (%v, %v): a half-replaced index", len(a), len(b), errA, errB)
+			return false
+		}
+		return true
+	})
 	for r := range rounds {
 		st.Replace(clone(contents[(r+1)%2]), itoa(r))
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	verifyExact(t, st, get(st), Indexers(), contents[rounds%2])
 }
 
@@ -224,4 +208,39 @@ func clone(m map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// whileReading starts readers goroutines calling check until it returns
+// false or the returned stop function is called; stop waits for them.
+func whileReading(readers int, check func() bool) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range readers {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if !check() {
+					return
+				}
+			}
+		})
+	}
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+// oneGeneration reports whether all objects carry the same app label.
+func oneGeneration(objs []any) bool {
+	for _, o := range objs {
+		if labelOf(o, appIndex) != labelOf(objs[0], appIndex) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"sync"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
@@ -64,36 +63,19 @@ func (s storeSuite) transactionAtomic(t *testing.T) {
 		return txns
 	}
 	ts.Transaction(gen(0)...)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				objs := st.List()
-				seen := map[string]bool{}
-				for _, o := range objs {
-					m, _ := metaOf(o)
-					seen[m.GetLabels()[appIndex]] = true
-				}
-				if len(objs) != keys || len(seen) != 1 {
-					t.Errorf("List saw %d objects of generations %v: a Transaction was visible half-applied", len(objs), seen)
-					return
-				}
-				if v := st.ListIndexFuncValues(appIndex); len(v) != 1 {
-					t.Errorf("ListIndexFuncValues(%q) = %v: a Transaction was visible half-applied", appIndex, v)
-					return
-				}
-			}
-		})
-	}
+	stop := whileReading(2, func() bool {
+		if objs := st.List(); len(objs) != keys || !oneGeneration(objs) {
+			t.Errorf("List saw %d objects of several generations: a Transaction was visible half-applied", len(objs))
+			return false
+		}
+		if v := st.ListIndexFuncValues(appIndex); len(v) != 1 {
+			t.Errorf("ListIndexFuncValues(%q) = %v: a Transaction was visible half-applied", appIndex, v)
+			return false
+		}
+		return true
+	})
 	for g := 1; g <= generations; g++ {
 		ts.Transaction(gen(g)...)
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 }

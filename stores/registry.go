@@ -7,12 +7,26 @@ import (
 )
 
 // Guarantees declares what a store implementation promises beyond the
-// cache.ThreadSafeStore contract.
+// cache.ThreadSafeStore contract, which every entry keeps (including that
+// Replace is atomic: readers never see a half-replaced store).
 type Guarantees struct {
 	// Ext: an IndexFunc error is reported and leaves store and indices
 	// consistent instead of panicking as client-go does. Suites skip [ext]
 	// cases otherwise.
 	Ext bool
+	// LockFreeReads: Get, List, ListKeys, ByIndex, Index, IndexKeys and
+	// ListIndexFuncValues never wait for a lock a writer holds.
+	LockFreeReads bool
+	// NonBlockingScans: no scan (List, ListKeys, ByIndex, Index, IndexKeys,
+	// ListIndexFuncValues) holds, for its whole duration, a lock that a
+	// per-key writer (Add, Update, Delete, Transaction) needs; a writer waits
+	// at most for a bounded slice of a scan. client-go's scans hold the read
+	// lock throughout, so its single writer stalls behind every lister.
+	NonBlockingScans bool
+	// AtomicTransactions: readers see a Transaction entirely or not at all,
+	// as with client-go. Without it each write of a Transaction is atomic on
+	// its own, but a scan may see some of them and not others. [relaxed]
+	AtomicTransactions bool
 }
 
 // New constructs a fresh, empty store with the given indexers.
@@ -26,6 +40,34 @@ var Impls = impl.List[New, Guarantees]{
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return cache.NewThreadSafeStore(indexers, cache.Indices{})
 		},
-		Guarantees: Guarantees{},
+		Guarantees: Guarantees{AtomicTransactions: true},
+	},
+	{
+		Name: "mutex",
+		Doc:  "one RWMutex; dense slots, interned index values, int32 member lists with swap-remove",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			return NewMutex(indexers)
+		},
+		Guarantees: Guarantees{Ext: true, AtomicTransactions: true},
+	},
+	{
+		Name: "sharded",
+		Doc:  "shard.DefaultCount() shards by key hash, each a mutex table with its own index fragment; scans merge shard by shard",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			s, err := NewSharded(indexers, 0)
+			if err != nil {
+				panic(err) // 0 always selects a valid default
+			}
+			return s
+		},
+		Guarantees: Guarantees{Ext: true, NonBlockingScans: true},
+	},
+	{
+		Name: "lockfree",
+		Doc:  "lock-free readers: sync.Map of immutable versions, index postings of atomic slots; writers serialize on one mutex",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			return NewLockFree(indexers)
+		},
+		Guarantees: Guarantees{Ext: true, LockFreeReads: true, NonBlockingScans: true},
 	},
 }

@@ -1,0 +1,147 @@
+package stores
+
+import (
+	"hash/maphash"
+	"sync/atomic"
+)
+
+// lfMap is a string-keyed hash map whose readers never lock and never
+// allocate, written by one writer at a time (the caller serializes writers).
+// LockFree uses it for key → version and, per index, value → posting.
+//
+// It is open addressing with linear probing over a slot array of atomic
+// pointers to immutable elements that carry their own key. The writer
+// replaces an element in its slot, deletes by storing a tombstone, and,
+// when live elements plus tombstones pass half the slots, rehashes into a
+// fresh array that it publishes with one pointer store; a reader probing
+// the old array meanwhile finds what was there when it started.
+//
+// The runtime's hash-trie sync.Map offers the same lock-freedom, but its
+// interface-typed keys and four to five levels of pointer chasing made
+// lookups several times slower than a Go map's here, and its per-entry
+// nodes cost more memory than a slot.
+type lfMap[E any, P interface {
+	*E
+	mapKey() string
+}] struct {
+	cur  atomic.Pointer[lfSlots[E]]
+	seed maphash.Seed
+
+	// Writer-only.
+	live, used int // elements; elements plus tombstones
+	tomb       *E  // the tombstone, distinct from every element
+}
+
+type lfSlots[E any] struct {
+	mask  uint64
+	slots []atomic.Pointer[E]
+}
+
+func newLFMap[E any, P interface {
+	*E
+	mapKey() string
+}](size int) *lfMap[E, P] {
+	m := &lfMap[E, P]{seed: maphash.MakeSeed(), tomb: new(E)}
+	m.cur.Store(newLFSlots[E](size))
+	return m
+}
+
+// newLFSlots returns an array with room for size elements at load ≤ 1/2.
+func newLFSlots[E any](size int) *lfSlots[E] {
+	n := 8
+	for n < 4*size {
+		n *= 2
+	}
+	return &lfSlots[E]{mask: uint64(n - 1), slots: make([]atomic.Pointer[E], n)}
+}
+
+// get returns the element with key, or nil.
+func (m *lfMap[E, P]) get(key string) *E {
+	t := m.cur.Load()
+	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
+		e := t.slots[i].Load()
+		if e == nil {
+			return nil
+		}
+		if e != m.tomb && P(e).mapKey() == key {
+			return e
+		}
+	}
+}
+
+// put stores e under its key, replacing any element with that key (writer
+// only).
+func (m *lfMap[E, P]) put(e *E) {
+	key := P(e).mapKey()
+	t := m.cur.Load()
+	free := -1
+	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
+		x := t.slots[i].Load()
+		switch {
+		case x == nil:
+			if free < 0 {
+				free = int(i)
+				m.used++
+			}
+			t.slots[free].Store(e)
+			m.live++
+			if 2*m.used > len(t.slots) {
+				m.rehash()
+			}
+			return
+		case x == m.tomb:
+			if free < 0 {
+				free = int(i) // reuse it, once sure the key is not further on
+			}
+		case P(x).mapKey() == key:
+			t.slots[i].Store(e)
+			return
+		}
+	}
+}
+
+// remove deletes the element with key, if any (writer only).
+func (m *lfMap[E, P]) remove(key string) {
+	t := m.cur.Load()
+	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
+		x := t.slots[i].Load()
+		if x == nil {
+			return
+		}
+		if x != m.tomb && P(x).mapKey() == key {
+			t.slots[i].Store(m.tomb)
+			m.live--
+			return
+		}
+	}
+}
+
+// rehash publishes a fresh array holding the live elements.
+func (m *lfMap[E, P]) rehash() {
+	old := m.cur.Load()
+	t := newLFSlots[E](m.live)
+	for i := range old.slots {
+		e := old.slots[i].Load()
+		if e == nil || e == m.tomb {
+			continue
+		}
+		j := maphash.String(m.seed, P(e).mapKey()) & t.mask
+		for t.slots[j].Load() != nil {
+			j = (j + 1) & t.mask
+		}
+		t.slots[j].Store(e)
+	}
+	m.used = m.live
+	m.cur.Store(t)
+}
+
+// appendKeys appends every key to dst.
+func (m *lfMap[E, P]) appendKeys(dst []string) []string {
+	t := m.cur.Load()
+	for i := range t.slots {
+		if e := t.slots[i].Load(); e != nil && e != m.tomb {
+			dst = append(dst, P(e).mapKey())
+		}
+	}
+	return dst
+}

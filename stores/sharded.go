@@ -1,0 +1,419 @@
+package stores
+
+import (
+	"maps"
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/shard"
+)
+
+// Sharded spreads keys over a power-of-two number of shards by key hash
+// (internal/shard), each shard a table (see Mutex) with its own RWMutex and
+// its own fragment of every index. Writers to different shards do not
+// contend; ByIndex, Index, IndexKeys, List and ListIndexFuncValues visit
+// the shards one at a time and merge, so a writer waits at most for one
+// shard's part of a scan, never for the whole scan.
+//
+// Replace builds a complete new set of shards aside and swaps it in under
+// every old shard's lock, retiring the old shards: a reader sees either the
+// old content or the new one, never a mix. A Transaction locks every shard
+// it touches, in order, once; a concurrent scan visiting shards one by one
+// may still see part of it (Guarantees.AtomicTransactions is false).
+type Sharded struct {
+	set atomic.Pointer[shardSet]
+	seq atomic.Uint64 // orders resource-version updates across shards
+
+	wmu  sync.Mutex // serializes Replace and AddIndexers
+	base rvMark     // set by Replace and Bookmark; guarded by baseMu
+	// baseMu guards base.
+	baseMu sync.Mutex
+	opts   options
+}
+
+// shardSet is one generation of shards; Replace installs a new one.
+// AddIndexers installs a copy with more indexers over the same shards.
+type shardSet struct {
+	picker   shard.Picker[string]
+	shards   []shardT
+	indexers cache.Indexers // never mutated
+}
+
+// shardT is one shard, padded so that neighbouring shards' locks do not
+// share a cache line.
+type shardT struct {
+	mu      sync.RWMutex
+	t       *table
+	retired bool   // the shard belongs to a replaced generation
+	rv      rvMark // the last resource version a write here carried
+	_       [40]byte
+}
+
+// rvMark is a resource version stamped with the order it was seen in.
+type rvMark struct {
+	rv  string
+	seq uint64
+}
+
+var (
+	_ cache.ThreadSafeStore                = (*Sharded)(nil)
+	_ cache.ThreadSafeStoreWithTransaction = (*Sharded)(nil)
+	_ Store                                = (*Sharded)(nil)
+)
+
+// NewSharded returns an empty store with the given number of shards (0
+// selects shard.DefaultCount(); others are rounded up to a power of two, at
+// most shard.MaxCount).
+func NewSharded(indexers cache.Indexers, shards int, opts ...Option) (*Sharded, error) {
+	n, err := shard.Validate(shards)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sharded{opts: newOptions(opts)}
+	indexers = maps.Clone(indexers)
+	set := &shardSet{picker: shard.NewPicker[string](n), shards: make([]shardT, n), indexers: indexers}
+	for i := range set.shards {
+		set.shards[i].t = newTable(indexers)
+	}
+	s.set.Store(set)
+	return s, nil
+}
+
+func (set *shardSet) of(key string) *shardT { return &set.shards[set.picker.Of(key)] }
+
+// lock write-locks the current shard of key.
+func (s *Sharded) lock(key string) *shardT {
+	for {
+		sh := s.set.Load().of(key)
+		sh.mu.Lock()
+		if !sh.retired {
+			return sh
+		}
+		sh.mu.Unlock() // lost a race with Replace: use the new generation
+	}
+}
+
+// stamp records rv as seen by a write to sh (whose lock the caller holds).
+func (s *Sharded) stamp(sh *shardT, rv string) {
+	sh.rv = rvMark{rv: rv, seq: s.seq.Add(1)}
+}
+
+// Add is Update: client-go makes no difference between the two.
+func (s *Sharded) Add(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+
+// Update stores obj under key; an IndexFunc error goes to the error handler
+// and leaves the store unchanged.
+func (s *Sharded) Update(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+
+// UpdateChecked implements Store.
+func (s *Sharded) UpdateChecked(key string, obj any) error {
+	rv, hasRV := objectRV(obj)
+	sh := s.lock(key)
+	defer sh.mu.Unlock()
+	if err := sh.t.put(key, obj); err != nil {
+		return err
+	}
+	if hasRV {
+		s.stamp(sh, rv)
+	}
+	return nil
+}
+
+// Delete removes key without touching the resource version.
+func (s *Sharded) Delete(key string) { s.DeleteWithObject(key, nil) }
+
+// DeleteWithObject removes key and, when obj carries ObjectMeta, moves the
+// resource version to obj's.
+func (s *Sharded) DeleteWithObject(key string, obj any) {
+	rv, hasRV := objectRV(obj)
+	sh := s.lock(key)
+	defer sh.mu.Unlock()
+	sh.t.remove(key)
+	if hasRV {
+		s.stamp(sh, rv)
+	}
+}
+
+// Get returns the object stored under key.
+func (s *Sharded) Get(key string) (any, bool) {
+	sh := s.set.Load().of(key)
+	sh.mu.RLock()
+	defer sh.mu.RUnlock()
+	return sh.t.get(key)
+}
+
+// visit calls f on every shard of one generation under its read lock, one
+// shard at a time.
+func (set *shardSet) visit(f func(t *table)) {
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
+		f(sh.t)
+		sh.mu.RUnlock()
+	}
+}
+
+// gatherShards merges f's contributions of every shard, one shard at a time. The
+// result is sized once, from the first shard's contribution (size): keys
+// spread evenly over shards by hash, so that estimate rarely needs to grow.
+func gatherShards[T any](set *shardSet, size func(t *table) int, f func(dst []T, t *table) []T) []T {
+	var out []T
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
+		if i == 0 {
+			n := size(sh.t) * len(set.shards)
+			out = make([]T, 0, n+n/8)
+		}
+		out = f(out, sh.t)
+		sh.mu.RUnlock()
+	}
+	return out
+}
+
+// List returns every stored object.
+func (s *Sharded) List() []any {
+	return gatherShards(s.set.Load(), (*table).len, func(dst []any, t *table) []any { return t.appendList(dst) })
+}
+
+// ListKeys returns every stored key.
+func (s *Sharded) ListKeys() []string {
+	return gatherShards(s.set.Load(), (*table).len, func(dst []string, t *table) []string { return t.appendKeys(dst) })
+}
+
+// Replace swaps the whole content for items; see ReplaceChecked.
+func (s *Sharded) Replace(items map[string]any, resourceVersion string) {
+	s.report(s.ReplaceChecked(items, resourceVersion))
+}
+
+// ReplaceChecked implements Store: the new shards are built without any
+// shard lock held, then swapped in at once.
+func (s *Sharded) ReplaceChecked(items map[string]any, resourceVersion string) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	old := s.set.Load()
+	next := &shardSet{picker: old.picker, shards: make([]shardT, len(old.shards)), indexers: old.indexers}
+	parts := make([]map[string]any, len(next.shards))
+	for i := range parts {
+		parts[i] = make(map[string]any, len(items)/len(parts)+1)
+	}
+	for k, obj := range items {
+		parts[next.picker.Of(k)][k] = obj
+	}
+	for i := range next.shards {
+		t := newTable(old.indexers)
+		if err := t.fill(parts[i]); err != nil {
+			return err
+		}
+		next.shards[i].t = t
+	}
+	old.lockAll()
+	s.set.Store(next)
+	s.baseMu.Lock()
+	s.base = rvMark{rv: resourceVersion, seq: s.seq.Add(1)}
+	s.baseMu.Unlock()
+	for i := range old.shards {
+		old.shards[i].retired = true
+	}
+	old.unlockAll()
+	return nil
+}
+
+func (set *shardSet) lockAll() {
+	for i := range set.shards {
+		set.shards[i].mu.Lock()
+	}
+}
+
+func (set *shardSet) unlockAll() {
+	for i := range set.shards {
+		set.shards[i].mu.Unlock()
+	}
+}
+
+// Index returns the objects sharing at least one indexName value with obj.
+func (s *Sharded) Index(indexName string, obj any) ([]any, error) {
+	set := s.set.Load()
+	fn := set.indexers[indexName]
+	if fn == nil {
+		return nil, errUnknownIndex(indexName)
+	}
+	values, err := fn(obj)
+	if err != nil {
+		return nil, err
+	}
+	return gatherShards(set, func(t *table) int { return t.col(indexName).sizeHint(values) },
+		func(dst []any, t *table) []any { return t.appendIndex(dst, t.col(indexName), values) }), nil
+}
+
+// IndexKeys returns the keys whose indexName values include indexedValue.
+func (s *Sharded) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	set := s.set.Load()
+	if set.indexers[indexName] == nil {
+		return nil, errUnknownIndex(indexName)
+	}
+	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
+		func(dst []string, t *table) []string { return t.appendIndexKeys(dst, t.col(indexName), indexedValue) }), nil
+}
+
+// ByIndex returns the objects whose indexName values include indexedValue.
+func (s *Sharded) ByIndex(indexName, indexedValue string) ([]any, error) {
+	set := s.set.Load()
+	if set.indexers[indexName] == nil {
+		return nil, errUnknownIndex(indexName)
+	}
+	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
+		func(dst []any, t *table) []any { return t.appendByIndex(dst, t.col(indexName), indexedValue) }), nil
+}
+
+// ListIndexFuncValues returns the values of indexName that have at least one
+// object in some shard; empty for an unknown index.
+func (s *Sharded) ListIndexFuncValues(indexName string) []string {
+	seen := make(map[string]struct{})
+	s.set.Load().visit(func(t *table) {
+		if c := t.col(indexName); c != nil {
+			for v := range c.vids {
+				seen[v] = struct{}{}
+			}
+		}
+	})
+	out := make([]string, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	return out
+}
+
+// GetIndexers returns a copy of the registered indexers.
+func (s *Sharded) GetIndexers() cache.Indexers { return maps.Clone(s.set.Load().indexers) }
+
+// AddIndexers registers more indexers and indexes the existing items with
+// them, under every shard's lock; a name conflict or an IndexFunc error
+// changes nothing.
+func (s *Sharded) AddIndexers(newIndexers cache.Indexers) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	set := s.set.Load()
+	set.lockAll()
+	defer set.unlockAll()
+	items := 0
+	for i := range set.shards {
+		items += set.shards[i].t.len()
+	}
+	if err := checkNewIndexers(set.indexers, newIndexers, items, &s.opts); err != nil {
+		return err
+	}
+	cols := make([][]*column, len(set.shards))
+	for i := range set.shards {
+		var err error
+		if cols[i], err = set.shards[i].t.indexed(newIndexers); err != nil {
+			return err
+		}
+	}
+	for i := range set.shards {
+		set.shards[i].t.attach(cols[i])
+	}
+	next := *set
+	next.indexers = mergeIndexers(set.indexers, newIndexers)
+	s.set.Store(&next)
+	return nil
+}
+
+// Resync is a no-op, as in client-go.
+func (s *Sharded) Resync() error { return nil }
+
+// Bookmark records rv as the latest resource version seen.
+func (s *Sharded) Bookmark(rv string) {
+	s.baseMu.Lock()
+	defer s.baseMu.Unlock()
+	s.base = rvMark{rv: rv, seq: s.seq.Add(1)}
+}
+
+// LastStoreSyncResourceVersion returns the latest resource version seen:
+// the most recently stamped of the shards' and Replace/Bookmark's ("" unless
+// client-go's AtomicFIFO feature gate is on, as in client-go).
+func (s *Sharded) LastStoreSyncResourceVersion() string {
+	if !rvVisible() {
+		return ""
+	}
+	s.baseMu.Lock()
+	last := s.base
+	s.baseMu.Unlock()
+	set := s.set.Load()
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
+		if sh.rv.seq > last.seq {
+			last = sh.rv
+		}
+		sh.mu.RUnlock()
+	}
+	return last.rv
+}
+
+// Transaction applies txns; see TransactionChecked.
+func (s *Sharded) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
+	if err := s.TransactionChecked(txns...); err != nil {
+		s.report(err)
+	}
+}
+
+// TransactionChecked implements Store: every shard the transactions touch is
+// locked once, in shard order, and all of them are applied in that one
+// write section.
+func (s *Sharded) TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) *cache.TransactionError {
+	if len(txns) == 0 {
+		return nil
+	}
+	for {
+		set := s.set.Load()
+		touched := make([]bool, len(set.shards))
+		for _, txn := range txns {
+			touched[set.picker.Of(txn.Key)] = true
+		}
+		var first *shardT
+		retired := false
+		for i, ok := range touched {
+			if ok {
+				sh := &set.shards[i]
+				sh.mu.Lock()
+				retired = retired || sh.retired
+				if first == nil {
+					first = sh
+				}
+			}
+		}
+		if !retired {
+			terr, rv, ok := applyTransactions(shardWriter{set}, txns)
+			if ok {
+				s.stamp(first, rv)
+			}
+			set.unlock(touched)
+			return terr
+		}
+		set.unlock(touched) // lost a race with Replace: use the new generation
+	}
+}
+
+func (set *shardSet) unlock(touched []bool) {
+	for i, ok := range touched {
+		if ok {
+			set.shards[i].mu.Unlock()
+		}
+	}
+}
+
+// shardWriter routes a transaction's writes to their shards, whose locks
+// TransactionChecked holds.
+type shardWriter struct{ set *shardSet }
+
+func (w shardWriter) put(key string, obj any) error { return w.set.of(key).t.put(key, obj) }
+func (w shardWriter) remove(key string)             { w.set.of(key).t.remove(key) }
+
+func (s *Sharded) report(err error) {
+	if err != nil {
+		s.opts.onError(err)
+	}
+}

@@ -1,0 +1,49 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/queuelab/queuelab/internal/watchdog"
+)
+
+// Option adjusts a suite run to the guarantees the implementation declares.
+type Option func(*config)
+
+type config struct {
+	ext                bool
+	atomicTransactions bool
+	timeout            time.Duration
+}
+
+func newConfig(opts []Option) config {
+	c := config{atomicTransactions: true, timeout: watchdog.DefaultTimeout}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithExt declares that the implementation reports IndexFunc errors instead
+// of panicking and leaves the store consistent; without it those [ext]
+// properties are skipped (client-go panics).
+func WithExt() Option { return func(c *config) { c.ext = true } }
+
+// WithNonAtomicTransactions declares that readers may observe a Transaction
+// partly applied (each write is still atomic on its own). The property that
+// a concurrent List sees a Transaction all or nothing is then skipped
+// [relaxed].
+func WithNonAtomicTransactions() Option { return func(c *config) { c.atomicTransactions = false } }
+
+// WithTimeout sets each subtest's deadlock watchdog (default
+// watchdog.DefaultTimeout).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// run runs body as subtest name under the watchdog. Skips must happen
+// before run: the watchdog reports a body that stops early as a failure.
+func (c config) run(t *testing.T, name string, body func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		watchdog.Run(t, c.timeout, func() { body(t) })
+	})
+}

@@ -1,0 +1,228 @@
+package storetest
+
+import (
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// NewStore builds a fresh, empty store with the given indexers.
+type NewStore func(t *testing.T, indexers cache.Indexers) cache.ThreadSafeStore
+
+// RunThreadSafeStore runs one subtest per property of the store contract
+// against stores built by newStore.
+func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
+	t.Helper()
+	c := newConfig(opts)
+	s := storeSuite{config: c, newStore: newStore}
+	for _, p := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"add-get-delete", s.addGetDelete},
+		{"update-moves-key-between-index-values", s.updateMovesKey},
+		{"empty-values-disappear", s.emptyValuesDisappear},
+		{"multi-valued-index", s.multiValued},
+		{"index-dedups-across-values", s.indexDedups},
+		{"unknown-index", s.unknownIndex},
+		{"add-indexers", s.addIndexers},
+		{"replace-rebuilds-everything", s.replace},
+		{"replace-is-atomic-for-readers", s.replaceAtomic},
+		{"resource-version", s.resourceVersion},
+		{"transaction", s.transaction},
+		{"concurrent-readers-and-writers", s.concurrent},
+	} {
+		c.run(t, p.name, p.run)
+	}
+	s.runRelaxed(t)
+	s.runExt(t)
+}
+
+type storeSuite struct {
+	config
+	newStore NewStore
+}
+
+// get adapts ThreadSafeStore.Get for the checks.
+func get(s cache.ThreadSafeStore) getter { return s.Get }
+
+// put adds objects under their suite keys and returns the expected content.
+func put(s cache.ThreadSafeStore, objs ...any) map[string]any {
+	want := make(map[string]any, len(objs))
+	for _, o := range objs {
+		k := keyOf(o)
+		s.Add(k, o)
+		want[k] = o
+	}
+	return want
+}
+
+// keyOf is the suite key of an object built by the fixtures.
+func keyOf(o any) string {
+	m, err := metaOf(o)
+	if err != nil {
+		panic(err) // the suite only stores its own fixtures
+	}
+	if m.GetNamespace() == "" {
+		return m.GetName()
+	}
+	return m.GetNamespace() + "/" + m.GetName()
+}
+
+func (s storeSuite) addGetDelete(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	if got := st.List(); len(got) != 0 {
+		t.Errorf("List of an empty store = %v", got)
+	}
+	a1, b := object("ns1", "a", "1", "x", ""), object("ns2", "b", "1", "y", "")
+	want := put(st, a1, b)
+	if got, ok := st.Get(key(a1)); !ok || got != any(a1) {
+		t.Fatalf("Get(%q) = %v, %v; want the added object", key(a1), got, ok)
+	}
+	a2 := object("ns1", "a", "2", "x", "")
+	st.Add(key(a2), a2) // Add on an existing key replaces the object
+	want[key(a2)] = a2
+	verifyExact(t, st, get(st), Indexers(), want)
+
+	st.Delete(key(b))
+	delete(want, key(b))
+	verifyExact(t, st, get(st), Indexers(), want)
+
+	st.Delete("ns1/missing") // deleting a missing key is a no-op
+	st.DeleteWithObject("ns1/missing", object("ns1", "missing", "3", "", ""))
+	verifyExact(t, st, get(st), Indexers(), want)
+
+	st.DeleteWithObject(key(a2), a2)
+	verifyExact(t, st, get(st), Indexers(), map[string]any{})
+	if got, ok := st.Get(key(a2)); ok {
+		t.Errorf("Get after delete = %v, true", got)
+	}
+}
+
+func (s storeSuite) updateMovesKey(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	a := object("ns1", "a", "1", "x", "")
+	want := put(st, a, object("ns1", "b", "1", "x", ""))
+	for _, next := range []any{
+		object("ns1", "a", "2", "y", ""), // x → y
+		object("ns1", "a", "3", "", ""),  // y → no value
+		object("ns1", "a", "4", "x", ""), // no value → x
+	} {
+		st.Update(keyOf(next), next)
+		want[keyOf(next)] = next
+		verifyExact(t, st, get(st), Indexers(), want)
+	}
+}
+
+func (s storeSuite) emptyValuesDisappear(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	a, b := object("ns1", "a", "1", "x", "t1"), object("ns2", "b", "1", "x", "t1")
+	want := put(st, a, b)
+	st.Delete(key(a))
+	delete(want, key(a))
+	verifyExact(t, st, get(st), Indexers(), want) // x and t1 still have b; ns1 is gone
+	b2 := object("ns2", "b", "2", "z", "")
+	st.Update(key(b2), b2)
+	want[key(b2)] = b2
+	verifyExact(t, st, get(st), Indexers(), want) // x and t1 are gone
+	st.Delete(key(b2))
+	verifyExact(t, st, get(st), Indexers(), map[string]any{})
+}
+
+func (s storeSuite) multiValued(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	want := put(st,
+		object("ns1", "a", "1", "", "t1,t2"),
+		object("ns1", "b", "1", "", "t2,t3"),
+		object("ns1", "c", "1", "", "t4,t4"), // duplicate values count once
+	)
+	verifyExact(t, st, get(st), Indexers(), want)
+	a2 := object("ns1", "a", "2", "", "t3")
+	st.Update(key(a2), a2)
+	want[key(a2)] = a2
+	verifyExact(t, st, get(st), Indexers(), want) // t1 is gone, t3 has a and b
+}
+
+func (s storeSuite) indexDedups(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	a, b := object("ns1", "a", "1", "x", "t1,t2"), object("ns2", "b", "1", "y", "t2")
+	want := put(st, a, b, object("ns2", "c", "1", "y", "t9"))
+	cases := []struct {
+		index string
+		probe any
+		keys  []string
+	}{
+		{tagsIndex, object("p", "p", "1", "", "t1,t2"), []string{key(a), key(b)}},
+		{tagsIndex, object("p", "p", "1", "", "t2,t1,t2"), []string{key(a), key(b)}},
+		{tagsIndex, object("p", "p", "1", "", ""), nil},
+		{nsIndex, object("ns2", "p", "1", "", ""), []string{"ns2/b", "ns2/c"}},
+		{appIndex, object("p", "p", "1", "x", ""), []string{key(a)}},
+	}
+	for _, tc := range cases {
+		got, err := st.Index(tc.index, tc.probe)
+		if err != nil {
+			t.Errorf("Index(%q, %s): %v", tc.index, describe(tc.probe), err)
+			continue
+		}
+		if d := diffObjects(got, want, tc.keys); d != "" {
+			t.Errorf("Index(%q, %s): %s", tc.index, describe(tc.probe), d)
+		}
+	}
+}
+
+func (s storeSuite) unknownIndex(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	put(st, object("ns1", "a", "1", "x", ""))
+	const name = "no-such-index"
+	if _, err := st.ByIndex(name, "x"); !mentions(err, name) {
+		t.Errorf("ByIndex on an unknown index: error %v does not name it", err)
+	}
+	if _, err := st.IndexKeys(name, "x"); !mentions(err, name) {
+		t.Errorf("IndexKeys on an unknown index: error %v does not name it", err)
+	}
+	if _, err := st.Index(name, object("ns1", "p", "1", "x", "")); !mentions(err, name) {
+		t.Errorf("Index on an unknown index: error %v does not name it", err)
+	}
+	if got := st.ListIndexFuncValues(name); len(got) != 0 {
+		t.Errorf("ListIndexFuncValues on an unknown index = %v, want empty", got)
+	}
+	got, err := st.ByIndex(appIndex, "no-such-value")
+	if err != nil || len(got) != 0 {
+		t.Errorf("ByIndex for an absent value = %v, %v; want empty, nil", got, err)
+	}
+}
+
+func (s storeSuite) addIndexers(t *testing.T) {
+	base := Indexers()
+	delete(base, tagsIndex)
+	st := s.newStore(t, base)
+	want := put(st, object("ns1", "a", "1", "x", "t1,t2"), object("ns2", "b", "1", "y", "t2"))
+	if err := st.AddIndexers(cache.Indexers{tagsIndex: tagsIndexFunc}); err != nil {
+		t.Fatalf("AddIndexers on a non-empty store: %v", err)
+	}
+	verifyExact(t, st, get(st), Indexers(), want) // the new index covers existing items
+
+	err := st.AddIndexers(cache.Indexers{appIndex: tagsIndexFunc, "other": tagsIndexFunc})
+	if !mentions(err, appIndex) {
+		t.Errorf("AddIndexers with an existing name: error %v does not name the conflict", err)
+	}
+	if got := st.GetIndexers(); len(got) != len(Indexers()) {
+		t.Errorf("GetIndexers after a conflicting AddIndexers has %d indexers, want %d", len(got), len(Indexers()))
+	}
+	c := object("ns1", "c", "1", "x", "t3")
+	st.Add(key(c), c)
+	want[key(c)] = c
+	verifyExact(t, st, get(st), Indexers(), want) // later writes maintain the new index
+}
+
+func (s storeSuite) replace(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	put(st, object("ns1", "a", "1", "x", "t1"), object("ns1", "b", "1", "x", "t1"))
+	b2, c := object("ns1", "b", "2", "y", "t2"), object("ns3", "c", "2", "y", "")
+	want := map[string]any{key(b2): b2, key(c): c}
+	st.Replace(map[string]any{key(b2): b2, key(c): c}, "7")
+	verifyExact(t, st, get(st), Indexers(), want)
+	st.Replace(map[string]any{}, "8")
+	verifyExact(t, st, get(st), Indexers(), map[string]any{})
+	verifyExact(t, st, get(st), Indexers(), put(st, object("ns1", "a", "2", "x", "t1")))
+}

@@ -1,0 +1,137 @@
+package storetest
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// checkedStore is the error-returning write set of queuelab's stores
+// (stores.Store). The [ext] properties use it when the store has it, to check
+// the error itself; through the plain interface they check that nothing
+// panics and nothing changes.
+type checkedStore interface {
+	UpdateChecked(key string, obj any) error
+	ReplaceChecked(items map[string]any, resourceVersion string) error
+	TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) *cache.TransactionError
+}
+
+// runRelaxed runs the properties a variant may declare it weakens.
+func (s storeSuite) runRelaxed(t *testing.T) {
+	const name = "transaction-is-atomic-for-readers"
+	if !s.atomicTransactions {
+		t.Run(name, func(t *testing.T) {
+			t.Skip("[relaxed] the implementation declares that readers may see a Transaction partly applied")
+		})
+		return
+	}
+	s.run(t, name, s.transactionAtomic)
+}
+
+// runExt runs the [ext] properties, or skips them when not declared.
+func (s storeSuite) runExt(t *testing.T) {
+	for _, p := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"index-func-error-in-update-changes-nothing", s.indexErrorUpdate},
+		{"index-func-error-in-replace-changes-nothing", s.indexErrorReplace},
+		{"index-func-error-in-transaction-skips-that-write", s.indexErrorTransaction},
+		{"index-func-error-in-add-indexers-changes-nothing", s.indexErrorAddIndexers},
+	} {
+		if !s.ext {
+			t.Run(p.name, func(t *testing.T) { t.Skip("[ext] client-go panics when an IndexFunc fails") })
+			continue
+		}
+		s.run(t, p.name, p.run)
+	}
+}
+
+// wantIndexError checks that err reports key, the failing index and the
+// IndexFunc's own error.
+func wantIndexError(t *testing.T, what string, err error, key string) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), failIndex) || !errors.Is(err, errBadObject) {
+		t.Errorf("%s: error %v, want one naming key %q and index %q and wrapping the IndexFunc's error", what, err, key, failIndex)
+	}
+}
+
+func (s storeSuite) indexErrorUpdate(t *testing.T) {
+	st := s.newStore(t, withFail())
+	rv := newRVChecker(t, st)
+	a := object("ns1", "a", "1", "x", "t1")
+	want := put(st, a)
+	st.Update(key(a), bad("ns1", "a", "2"))
+	st.Add("ns1/b", bad("ns1", "b", "3"))
+	verifyExact(t, st, get(st), withFail(), want)
+	rv.want("failed writes", "1")
+	if cs, ok := st.(checkedStore); ok {
+		wantIndexError(t, "UpdateChecked", cs.UpdateChecked(key(a), bad("ns1", "a", "4")), key(a))
+		verifyExact(t, st, get(st), withFail(), want)
+	}
+}
+
+func (s storeSuite) indexErrorReplace(t *testing.T) {
+	st := s.newStore(t, withFail())
+	rv := newRVChecker(t, st)
+	want := put(st, object("ns1", "a", "1", "x", "t1"))
+	st.Replace(map[string]any{"ns1/c": object("ns1", "c", "5", "", ""), "ns1/d": bad("ns1", "d", "5")}, "9")
+	verifyExact(t, st, get(st), withFail(), want)
+	rv.want("a failed Replace", "1")
+	if cs, ok := st.(checkedStore); ok {
+		err := cs.ReplaceChecked(map[string]any{"ns1/d": bad("ns1", "d", "5")}, "9")
+		wantIndexError(t, "ReplaceChecked", err, "ns1/d")
+		verifyExact(t, st, get(st), withFail(), want)
+	}
+}
+
+func (s storeSuite) indexErrorTransaction(t *testing.T) {
+	st := s.newStore(t, withFail())
+	ts := transactional(t, st)
+	a := object("ns1", "a", "1", "x", "t1")
+	want := put(st, a)
+	c := object("ns1", "c", "2", "y", "")
+	txns := []cache.ThreadSafeStoreTransaction{
+		txn(cache.TransactionTypeAdd, c),
+		txn(cache.TransactionTypeAdd, bad("ns1", "d", "3")),
+		txn(cache.TransactionTypeUpdate, bad("ns1", "a", "4")),
+	}
+	ts.Transaction(txns...)
+	want[key(c)] = c
+	verifyExact(t, st, get(st), withFail(), want)
+	newRVChecker(t, st).want("a Transaction whose last write failed", "1")
+
+	cs, ok := st.(checkedStore)
+	if !ok {
+		return
+	}
+	st.Delete(key(c))
+	delete(want, key(c))
+	terr := cs.TransactionChecked(txns...)
+	want[key(c)] = c
+	verifyExact(t, st, get(st), withFail(), want)
+	if terr == nil || len(terr.Errors) != 2 || terr.TotalTransactions != 3 ||
+		len(terr.SuccessfulIndices) != 1 || terr.SuccessfulIndices[0] != 0 {
+		t.Fatalf("TransactionChecked = %#v, want 2 errors and SuccessfulIndices [0] of 3", terr)
+	}
+	wantIndexError(t, "TransactionChecked", terr.Errors[0], "ns1/d")
+	wantIndexError(t, "TransactionChecked", terr.Errors[1], "ns1/a")
+}
+
+func (s storeSuite) indexErrorAddIndexers(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	want := put(st, object("ns1", "a", "1", "x", ""), bad("ns1", "b", "1"))
+	err := st.AddIndexers(cache.Indexers{failIndex: failIndexFunc, "other": tagsIndexFunc})
+	if err == nil || !errors.Is(err, errBadObject) || !strings.Contains(err.Error(), failIndex) {
+		t.Errorf("AddIndexers whose IndexFunc fails on a stored object: error %v, want one naming index %q", err, failIndex)
+	}
+	if got := st.GetIndexers(); len(got) != len(Indexers()) {
+		t.Errorf("GetIndexers after a failed AddIndexers has %d indexers, want %d", len(got), len(Indexers()))
+	}
+	if _, err := st.ByIndex("other", "x"); err == nil {
+		t.Errorf("ByIndex on an indexer of a failed AddIndexers succeeded")
+	}
+	verifyExact(t, st, get(st), Indexers(), want)
+}

@@ -1,0 +1,184 @@
+package stores
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// table is the single-writer indexed map behind Mutex and each shard of
+// Sharded. It is not safe for concurrent use: its owner locks around it.
+//
+// Objects live in dense records (keyIndex maps a key to its slot); Delete
+// moves the last record into the hole, so every slot is live and scans are
+// sequential. Each index is a column (see column).
+type table struct {
+	ids  keyIndex
+	recs []rec
+	cols []*column // sorted by name
+
+	scratch [][]string // per column: the values being written, reused
+}
+
+func newTable(indexers cache.Indexers) *table {
+	t := &table{ids: newKeyIndex(0)}
+	t.cols = buildColumns(indexers, 0)
+	t.scratch = make([][]string, len(t.cols))
+	return t
+}
+
+// buildColumns returns empty columns for indexers, sorted by name.
+func buildColumns(indexers cache.Indexers, slots int) []*column {
+	cols := make([]*column, 0, len(indexers))
+	for _, name := range slices.Sorted(maps.Keys(indexers)) {
+		cols = append(cols, newColumn(name, indexers[name], slots))
+	}
+	return cols
+}
+
+func (t *table) len() int { return len(t.recs) }
+
+// col returns the column called name, or nil.
+func (t *table) col(name string) *column { return findCol(t.cols, name) }
+
+// put stores obj under key. Every IndexFunc runs before anything changes, so
+// an error leaves the table exactly as it was.
+func (t *table) put(key string, obj any) error {
+	if err := evalAll(t.cols, t.scratch, key, obj); err != nil {
+		return err
+	}
+	_, s := t.ids.find(key, t.recs)
+	if s < 0 {
+		s = int32(len(t.recs))
+		t.recs = append(t.recs, rec{key: key})
+		t.ids.insert(key, s)
+		for _, c := range t.cols {
+			c.grow()
+		}
+	}
+	t.recs[s].obj = obj
+	for i, c := range t.cols {
+		c.set(s, t.scratch[i])
+	}
+	clear(t.scratch) // do not pin the IndexFuncs' results
+	return nil
+}
+
+// remove deletes key; a missing key is a no-op.
+func (t *table) remove(key string) {
+	b, s := t.ids.find(key, t.recs)
+	if s < 0 {
+		return
+	}
+	for _, c := range t.cols {
+		c.clear(s)
+	}
+	t.ids.deleteAt(b)
+	last := int32(len(t.recs) - 1)
+	if s != last {
+		moved, _ := t.ids.find(t.recs[last].key, t.recs)
+		t.ids.setSlot(moved, s)
+		t.recs[s] = t.recs[last]
+		for _, c := range t.cols {
+			c.move(last, s)
+		}
+	}
+	t.recs[last] = rec{}
+	t.recs = t.recs[:last]
+	for _, c := range t.cols {
+		c.truncate()
+	}
+}
+
+func (t *table) get(key string) (any, bool) {
+	if _, s := t.ids.find(key, t.recs); s >= 0 {
+		return t.recs[s].obj, true
+	}
+	return nil, false
+}
+
+// fill builds the table's content from items (the table must be empty);
+// on an IndexFunc error the table is left half-filled and must be dropped.
+func (t *table) fill(items map[string]any) error {
+	t.ids = newKeyIndex(len(items))
+	t.recs = make([]rec, 0, len(items))
+	for key, obj := range items {
+		if err := t.put(key, obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexed returns new columns for indexers covering every current slot, or
+// the first IndexFunc error; the table itself is not changed.
+func (t *table) indexed(indexers cache.Indexers) ([]*column, error) {
+	cols := buildColumns(indexers, len(t.recs))
+	for _, c := range cols {
+		for s, r := range t.recs {
+			vs, err := c.values(r.key, r.obj)
+			if err != nil {
+				return nil, err
+			}
+			c.set(int32(s), vs)
+		}
+	}
+	return cols, nil
+}
+
+// attach adds columns built by indexed.
+func (t *table) attach(cols []*column) {
+	t.cols = append(t.cols, cols...)
+	slices.SortFunc(t.cols, func(a, b *column) int { return cmp.Compare(a.name, b.name) })
+	t.scratch = make([][]string, len(t.cols))
+}
+
+func (t *table) appendList(dst []any) []any {
+	for i := range t.recs {
+		dst = append(dst, t.recs[i].obj)
+	}
+	return dst
+}
+
+func (t *table) appendKeys(dst []string) []string {
+	for i := range t.recs {
+		dst = append(dst, t.recs[i].key)
+	}
+	return dst
+}
+
+// appendByIndex appends the objects whose value in c is value.
+func (t *table) appendByIndex(dst []any, c *column, value string) []any {
+	for _, s := range c.slotsOf(value) {
+		dst = append(dst, t.recs[s].obj)
+	}
+	return dst
+}
+
+// appendIndexKeys appends the keys whose value in c is value.
+func (t *table) appendIndexKeys(dst []string, c *column, value string) []string {
+	for _, s := range c.slotsOf(value) {
+		dst = append(dst, t.recs[s].key)
+	}
+	return dst
+}
+
+// appendIndex appends the objects sharing at least one of values in c, each
+// once.
+func (t *table) appendIndex(dst []any, c *column, values []string) []any {
+	if len(values) == 1 {
+		return t.appendByIndex(dst, c, values[0])
+	}
+	seen := make(map[int32]struct{})
+	for _, value := range values {
+		for _, s := range c.slotsOf(value) {
+			if _, dup := seen[s]; !dup {
+				seen[s] = struct{}{}
+				dst = append(dst, t.recs[s].obj)
+			}
+		}
+	}
+	return dst
+}

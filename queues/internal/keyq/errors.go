@@ -1,0 +1,21 @@
+package keyq
+
+// ErrRequeue may be returned by a Pop process function to put the popped
+// item back into the queue, unless its key was queued again meanwhile (the
+// producer's newer state wins). Pop then returns Err.
+//
+// client-go's queues had this until v0.31; the lab's queues keep it.
+type ErrRequeue struct {
+	// Err is returned by Pop. It may be nil.
+	Err error
+}
+
+func (e ErrRequeue) Error() string {
+	if e.Err == nil {
+		return "the popped item shall be requeued"
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e ErrRequeue) Unwrap() error { return e.Err }

@@ -1,0 +1,442 @@
+package keyq
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/shard"
+)
+
+// Config selects a Set's layout.
+type Config struct {
+	// Shards is the number of independently locked shards, a power of two
+	// (validate user input with shard.Validate). 1 gives a single-mutex queue.
+	Shards int
+	// Ring hands queued keys to Pop through one lock-free MPMC ring (global
+	// FIFO order) instead of one deque per shard (FIFO order per shard).
+	Ring bool
+	// RingSize is the ring's capacity; 0 selects DefaultRingSize.
+	RingSize int
+	// SyncAfterProcess re-checks HasSynced after a Pop's process function
+	// returns (client-go's FIFO) instead of before calling it (DeltaFIFO).
+	SyncAfterProcess bool
+}
+
+// Set is the shared core of the FIFO and DeltaFIFO families: keys with
+// accumulators of type A, queued in FIFO order (per shard, or globally in
+// ring mode), with client-go's HasSynced and Close semantics.
+type Set[A any] struct {
+	shards    []shardOf[A]
+	pick      shard.Strings
+	ring      *ringOrder // nil: per-shard deques
+	cursor    atomic.Uint32
+	epoch     uint32 // bumped by Bulk.ResetQueue; written under every shard lock
+	stamp     uint32 // last Bulk.NewStamp; written under every shard lock
+	syncAfter bool
+	sync      synced
+	wait      waiter
+}
+
+type shardOf[A any] struct {
+	mu    sync.Mutex
+	ready atomic.Int32 // len(t.queue), readable without mu (per-shard mode)
+	t     table[A]
+	_     [64]byte // keep neighbouring shards' locks off one cache line
+}
+
+// New returns an empty Set.
+func New[A any](c Config) (*Set[A], error) {
+	if c.Shards < 1 || c.Shards&(c.Shards-1) != 0 || c.Shards > shard.MaxCount {
+		return nil, fmt.Errorf("keyq: shard count must be a power of two in [1, %d], got %d", shard.MaxCount, c.Shards)
+	}
+	s := &Set[A]{
+		shards:    make([]shardOf[A], c.Shards),
+		pick:      shard.NewStrings(c.Shards),
+		syncAfter: c.SyncAfterProcess,
+		sync:      newSynced(),
+		wait:      newWaiter(),
+	}
+	if c.Ring {
+		size := c.RingSize
+		if size == 0 {
+			size = DefaultRingSize
+		}
+		r, err := newRingOrder(size)
+		if err != nil {
+			return nil, fmt.Errorf("keyq: %w", err)
+		}
+		s.ring = r
+	}
+	return s, nil
+}
+
+func (s *Set[A]) shardIndex(k Key) int {
+	if len(s.shards) == 1 {
+		return 0
+	}
+	if k.bytes {
+		return s.pick.OfBytes(k.b)
+	}
+	return s.pick.Of(k.s)
+}
+
+// push queues one entry for slot i of shard sh. Needs sh's lock.
+func (s *Set[A]) push(sh int, i int32) {
+	x := &s.shards[sh]
+	x.t.slots[i].entries++
+	if s.ring != nil {
+		s.ring.push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
+		return
+	}
+	x.t.queue.PushBack(i)
+	x.ready.Add(1)
+}
+
+// MarkPopulated records a single-key write for HasSynced.
+func (s *Set[A]) MarkPopulated() { s.sync.markPopulated() }
+
+// HasSynced reports whether the initial population has been popped.
+func (s *Set[A]) HasSynced() bool { return s.sync.done.Load() }
+
+// Done returns a channel closed once HasSynced turns true.
+func (s *Set[A]) Done() <-chan struct{} { return s.sync.ch }
+
+// Close makes Pops return cache.ErrFIFOClosed once nothing is queued, and
+// wakes the ones waiting.
+func (s *Set[A]) Close() { s.wait.close() }
+
+// IsClosed reports whether Close was called.
+func (s *Set[A]) IsClosed() bool { return s.wait.closed.Load() }
+
+// Write runs fn on k's slot under its shard lock, creating the slot if
+// create is set (otherwise a missing key is left alone and fn is not
+// called). It reports whether fn ran.
+func (s *Set[A]) Write(k Key, create bool, fn func(shard int, sl *Slot[A]) Effect) bool {
+	ran, queued := s.write(k, create, fn)
+	if queued {
+		s.wait.notify()
+	}
+	return ran
+}
+
+func (s *Set[A]) write(k Key, create bool, fn func(shard int, sl *Slot[A]) Effect) (ran, queued bool) {
+	sh := s.shardIndex(k)
+	x := &s.shards[sh]
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	i, ok := x.t.lookup(k, create)
+	if !ok {
+		return false, false
+	}
+	eff := fn(sh, &x.t.slots[i])
+	if eff&Enqueue != 0 {
+		s.push(sh, i)
+	}
+	x.t.settle(i, eff)
+	return true, eff&Enqueue != 0
+}
+
+// Read runs fn on k's slot, if it has one, under its shard lock.
+func (s *Set[A]) Read(k Key, fn func(sl *Slot[A])) {
+	x := &s.shards[s.shardIndex(k)]
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if i, ok := x.t.find(k); ok {
+		fn(&x.t.slots[i])
+	}
+}
+
+// PopFunc handles one popped entry under its shard lock. initial is
+// isInInitialList for it. done=false means the entry was stale (a FIFO key
+// deleted after it was queued): Pop goes on to the next entry. The Effect
+// may include Enqueue to put the key back (ErrRequeue).
+type PopFunc[A any] func(sl *Slot[A], initial bool) (done bool, eff Effect)
+
+// Pop blocks until an entry is queued, pops it and calls fn, repeating while
+// fn reports stale entries. It returns cache.ErrFIFOClosed once the Set is
+// closed and nothing is queued.
+func (s *Set[A]) Pop(fn PopFunc[A]) error {
+	syncDue := false // a FIFO's HasSynced check waits until process returned
+	for {
+		done, err := s.popOne(fn, &syncDue)
+		if done || err != nil {
+			return err
+		}
+	}
+}
+
+// popOne handles at most one entry; done reports that fn consumed it.
+func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
+	sh, i, ok := s.take()
+	if !ok {
+		if *syncDue {
+			// client-go defers this check to Pop's return; do it before
+			// waiting, so a queue whose remaining initial entries were all
+			// deleted reports synced without needing another item.
+			s.sync.check()
+			*syncDue = false
+		}
+		if s.wait.closed.Load() && !s.available() {
+			return false, cache.ErrFIFOClosed
+		}
+		s.wait.park(s.available)
+		return false, nil
+	}
+	x := &s.shards[sh]
+	defer x.mu.Unlock() // take returned with the lock held
+	sl := &x.t.slots[i]
+	sl.entries--
+	sl.used = true
+	initial := !s.sync.done.Load()
+	if s.sync.popped(1) {
+		if s.syncAfter {
+			*syncDue = true
+		} else {
+			s.sync.check()
+		}
+	}
+	done, eff := fn(sl, initial)
+	if eff&Enqueue != 0 {
+		s.push(sh, i)
+	}
+	x.t.settle(i, eff)
+	x.t.popped(1)
+	if done && *syncDue {
+		s.sync.check()
+		*syncDue = false
+	}
+	if eff&Enqueue != 0 || s.moreForWaiters() {
+		s.wait.notify() // a requeue, or work for another waiting consumer
+	}
+	return done, nil
+}
+
+// take pops one queue entry and returns its shard (locked) and slot.
+func (s *Set[A]) take() (sh int, i int32, ok bool) {
+	if s.ring != nil {
+		for {
+			e, ok := s.ring.pop()
+			if !ok {
+				return 0, 0, false
+			}
+			x := &s.shards[e.shard]
+			x.mu.Lock()
+			if e.epoch == s.epoch {
+				return int(e.shard), e.slot, true
+			}
+			x.mu.Unlock() // cancelled by a queue reset
+		}
+	}
+	n := len(s.shards)
+	start := 0
+	if n > 1 {
+		start = int(s.cursor.Add(1))
+	}
+	for j := range n {
+		sh := (start + j) & (n - 1)
+		x := &s.shards[sh]
+		if x.ready.Load() == 0 {
+			continue
+		}
+		x.mu.Lock()
+		if i, ok := x.t.queue.PopFront(); ok {
+			x.ready.Add(-1)
+			return sh, i, true
+		}
+		x.mu.Unlock()
+	}
+	return 0, 0, false
+}
+
+func (s *Set[A]) available() bool {
+	if s.ring != nil {
+		return s.ring.available()
+	}
+	for i := range s.shards {
+		if s.shards[i].ready.Load() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// moreForWaiters: another consumer is parked and there is work for it
+// (several consumers are unusual; one pays a single atomic load here).
+func (s *Set[A]) moreForWaiters() bool { return s.wait.waiters.Load() > 0 && s.available() }
+
+// Len returns the number of queued entries (a snapshot under concurrency).
+func (s *Set[A]) Len() int {
+	if s.ring != nil {
+		return s.ring.ring.Len() + int(s.ring.ovN.Load())
+	}
+	n := 0
+	for i := range s.shards {
+		n += int(s.shards[i].ready.Load())
+	}
+	return n
+}
+
+// Batch is what PopBatch asks of its caller.
+type Batch[A any] struct {
+	// Max is the most entries one batch may hold.
+	Max int
+	// Fits reports whether a slot may join a batch that already has items
+	// (the first entry is always popped).
+	Fits func(sl *Slot[A]) bool
+	// Take moves a popped slot's accumulator into the caller's batch.
+	Take func(sl *Slot[A]) Effect
+	// Process handles the n slots taken since the last call.
+	Process func(n int, initial bool) error
+}
+
+// PopBatch blocks like Pop, then pops consecutive queued entries while they
+// fit, up to b.Max and never past the end of the initial population (so
+// isInInitialList is one value for the whole batch), and hands them to
+// b.Process under the lock(s) of their shard(s).
+//
+// In per-shard mode a batch comes from one shard. In ring mode an entry is
+// only known not to fit once it has been popped, so PopBatch then processes
+// the batch so far and that entry on its own, in order, and returns both
+// outcomes joined. Either way the result equals a sequence of Pops.
+func (s *Set[A]) PopBatch(b Batch[A]) error {
+	for {
+		got, err := s.popBatchOnce(b)
+		if got || err != nil {
+			return err
+		}
+		if s.wait.closed.Load() && !s.available() {
+			return cache.ErrFIFOClosed
+		}
+		s.wait.park(s.available)
+	}
+}
+
+func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
+	if s.ring != nil {
+		return s.popBatchRing(b)
+	}
+	n := len(s.shards)
+	start := 0
+	if n > 1 {
+		start = int(s.cursor.Add(1))
+	}
+	for j := range n {
+		sh := (start + j) & (n - 1)
+		x := &s.shards[sh]
+		if x.ready.Load() == 0 {
+			continue
+		}
+		x.mu.Lock()
+		if x.t.queue.Len() == 0 {
+			x.mu.Unlock()
+			continue
+		}
+		return true, s.popBatchShard(x, b)
+	}
+	return false, nil
+}
+
+func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
+	defer x.mu.Unlock()
+	limit := s.sync.limit(b.Max)
+	initial := !s.sync.done.Load()
+	n := 0
+	for n < limit {
+		i, ok := x.t.queue.Front()
+		if !ok {
+			break
+		}
+		sl := &x.t.slots[i]
+		fits := b.Fits(sl)
+		if n > 0 && !fits {
+			break
+		}
+		x.t.queue.PopFront()
+		x.ready.Add(-1)
+		sl.entries--
+		sl.used = true
+		x.t.settle(i, b.Take(sl))
+		n++
+		if !fits {
+			break
+		}
+	}
+	x.t.popped(n)
+	s.sync.popped(n)
+	s.sync.check()
+	err := b.Process(n, initial)
+	if s.moreForWaiters() {
+		s.wait.notify()
+	}
+	return err
+}
+
+func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
+	if !s.ring.available() {
+		return false, nil
+	}
+	s.lockAll()
+	defer s.unlockAll()
+	limit := s.sync.limit(b.Max)
+	initial := !s.sync.done.Load()
+	n := 0
+	var errs []error
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		s.sync.popped(n)
+		s.sync.check()
+		if err := b.Process(n, initial); err != nil {
+			errs = append(errs, err)
+		}
+		initial = !s.sync.done.Load()
+		n = 0
+	}
+	popped := 0
+	for popped < limit {
+		e, ok := s.ring.pop()
+		if !ok {
+			break
+		}
+		if e.epoch != s.epoch {
+			continue
+		}
+		x := &s.shards[e.shard]
+		sl := &x.t.slots[e.slot]
+		fits := b.Fits(sl)
+		if n > 0 && !fits {
+			flush() // the batch so far, then this entry on its own
+		}
+		sl.entries--
+		sl.used = true
+		x.t.settle(e.slot, b.Take(sl))
+		x.t.popped(1)
+		n++
+		popped++
+		if !fits {
+			break
+		}
+	}
+	flush()
+	if s.moreForWaiters() {
+		s.wait.notify()
+	}
+	return popped > 0, errors.Join(errs...)
+}
+
+func (s *Set[A]) lockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Lock()
+	}
+}
+
+func (s *Set[A]) unlockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Unlock()
+	}
+}

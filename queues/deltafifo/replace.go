@@ -37,21 +37,20 @@ func (f *core) Replace(list []any, _ string) error {
 	return f.set.Bulk(func(b *bulk) error {
 		b.Reserve(len(list))
 		stamp := b.NewStamp()
-		listed, err := f.appendListed(b, list, action, stamp)
-		if err != nil {
+		if err := f.appendListed(b, list, action, stamp); err != nil {
 			return err
 		}
-		deleted := f.tombstoneQueued(b, stamp) + f.tombstoneKnown(b)
-		b.InitialPopulation(listed + deleted)
+		f.tombstoneQueued(b, stamp)
+		f.tombstoneKnown(b)
+		b.MarkInitial() // every queued key: listed, tombstoned, or queued before
 		return nil
 	})
 }
 
 // appendListed appends one delta per listed object and queues, in list
 // order, the keys that had no deltas. Listed slots end up marked with
-// stamp. It returns the number of distinct listed keys; on error nothing is
-// left appended.
-func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp uint32) (int, error) {
+// stamp. On error nothing is left appended.
+func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp uint32) error {
 	// Until the list is known to be valid, a key that gets its first delta
 	// is marked fresh instead of stamp, and queued afterwards.
 	fresh := b.NewStamp()
@@ -59,32 +58,28 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 	defer func() { f.refs = refs[:0] }()
 	block := make([]cache.Delta, len(list)) // first deltas of the whole list, one allocation
 	var scratch [keyq.ScratchSize]byte
-	distinct := 0
 	for i, obj := range list {
 		k, err := f.keyOf(obj, scratch[:0])
 		if err != nil {
 			f.unappend(b, refs)
-			return 0, cache.KeyError{Obj: obj, Err: err}
+			return cache.KeyError{Obj: obj, Err: err}
 		}
 		if obj, err = f.transformed(obj); err != nil {
 			f.unappend(b, refs)
-			return 0, fmt.Errorf("couldn't enqueue object: %w", err)
+			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
 		r, _ := b.Lookup(k, true)
 		refs = append(refs, r)
 		sl := b.Slot(r)
 		d := cache.Delta{Type: action, Object: obj}
-		switch {
-		case len(sl.Acc) == 0:
+		if len(sl.Acc) == 0 {
 			block[i] = d
 			sl.Acc = block[i : i+1 : i+1]
 			sl.Stamp = fresh
-			distinct++
-		case sl.Stamp != stamp && sl.Stamp != fresh:
-			sl.Stamp = stamp
-			distinct++
-			fallthrough
-		default:
+		} else {
+			if sl.Stamp != fresh {
+				sl.Stamp = stamp
+			}
 			sl.Acc = append(sl.Acc, d) // never a deletion: no dedup to do
 		}
 		b.Settle(r, 0)
@@ -95,7 +90,7 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 			b.Enqueue(r)
 		}
 	}
-	return distinct, nil
+	return nil
 }
 
 // unappend takes back the deltas appendListed appended for refs, newest
@@ -112,9 +107,8 @@ func (f *core) unappend(b *bulk, refs []keyq.Ref) {
 }
 
 // tombstoneQueued appends a tombstone to every queued key the list did not
-// name and returns how many it appended.
-func (f *core) tombstoneQueued(b *bulk, stamp uint32) int {
-	n := 0
+// name.
+func (f *core) tombstoneQueued(b *bulk, stamp uint32) {
 	b.Range(func(r keyq.Ref, sl *keyq.Slot[cache.Deltas]) bool {
 		if sl.Stamp == stamp || len(sl.Acc) == 0 {
 			return true
@@ -124,19 +118,16 @@ func (f *core) tombstoneQueued(b *bulk, stamp uint32) int {
 			last = d.Obj
 		}
 		f.arenas[b.Shard(r)].add(sl, tombstone(sl.Key, last))
-		n++
 		return true
 	})
-	return n
 }
 
 // tombstoneKnown appends a tombstone for every KnownObjects key that has no
-// deltas (so neither listed nor tombstoned above) and returns how many.
-func (f *core) tombstoneKnown(b *bulk) int {
+// deltas (so neither listed nor tombstoned above).
+func (f *core) tombstoneKnown(b *bulk) {
 	if f.known == nil {
-		return 0
+		return
 	}
-	n := 0
 	for _, key := range f.known.ListKeys() {
 		r, _ := b.Lookup(keyq.StringKey(key), true) // interns the store's own key string
 		sl := b.Slot(r)
@@ -155,9 +146,7 @@ func (f *core) tombstoneKnown(b *bulk) int {
 			b.Enqueue(r)
 		}
 		b.Settle(r, 0)
-		n++
 	}
-	return n
 }
 
 func tombstone(key string, obj any) cache.Delta {

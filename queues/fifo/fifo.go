@@ -117,6 +117,10 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 // Replace makes the FIFO's content exactly list: every other key's value is
 // dropped and the queue is rebuilt with the listed keys, in list order. A
 // key-function error leaves the FIFO unchanged.
+//
+// The first Replace's entries are what HasSynced waits for. A later Replace
+// that discards some of them before they were popped releases them (client-
+// go instead goes on counting that many pops of whatever comes next).
 func (f *core) Replace(list []any, _ string) error {
 	return f.set.Bulk(func(b *keyq.Bulk[item]) error {
 		stamp := b.NewStamp()
@@ -139,17 +143,15 @@ func (f *core) Replace(list []any, _ string) error {
 			}
 			return true
 		})
-		distinct := 0
 		for i, r := range refs {
 			sl := b.Slot(r)
 			if !sl.Acc.has {
-				distinct++
 				b.Enqueue(r)
 			}
 			sl.Acc = item{obj: list[i], has: true}
 			b.Settle(r, 0)
 		}
-		b.InitialPopulation(distinct)
+		b.MarkInitial()
 		return nil
 	})
 }

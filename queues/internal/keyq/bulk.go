@@ -88,31 +88,67 @@ func (b *Bulk[A]) Range(fn func(r Ref, sl *Slot[A]) bool) {
 }
 
 // ResetQueue drops every queue entry (a FIFO's Replace rebuilds its queue
-// from scratch). In ring mode entries already taken by a Pop that is
-// waiting for a shard lock are cancelled by the epoch they carry.
+// from scratch). Dropped initial entries no longer hold HasSynced back. In
+// ring mode, entries already taken by a Pop that waits for a shard lock are
+// cancelled by the epoch they carry.
 func (b *Bulk[A]) ResetQueue() {
 	s := b.s
+	dropped := 0
 	if s.ring != nil {
-		for {
-			if _, ok := s.ring.pop(); !ok {
-				break
+		for _, e := range s.ring.drain() {
+			if e.initial && e.epoch == s.epoch {
+				dropped++
 			}
 		}
 		s.epoch++
 	}
 	for sh := range s.shards {
 		x := &s.shards[sh]
+		x.t.queue.All(func(q qent) bool {
+			if q.initial() {
+				dropped++
+			}
+			return true
+		})
 		x.t.queue.Reset()
 		x.ready.Store(0)
 		for i := range x.t.slots {
 			x.t.slots[i].entries = 0
 		}
 	}
+	s.sync.popped(dropped)
+	s.sync.check()
 }
 
-// InitialPopulation records the size of the first Replace for HasSynced;
-// later calls do nothing.
-func (b *Bulk[A]) InitialPopulation(n int) { b.s.sync.initial(n) }
+// MarkInitial makes every queued entry part of the initial population that
+// HasSynced waits for, if this is the first Replace (no single-key write and
+// no Replace came before); otherwise it does nothing.
+func (b *Bulk[A]) MarkInitial() {
+	s := b.s
+	if s.sync.populated.Load() {
+		return
+	}
+	n := 0
+	if s.ring != nil {
+		for _, e := range s.ring.drain() {
+			if e.epoch != s.epoch {
+				continue // cancelled by an earlier reset
+			}
+			e.initial = true
+			s.ring.push(e)
+			n++
+		}
+	}
+	for sh := range s.shards {
+		q := &s.shards[sh].t.queue
+		for range q.Len() {
+			e, _ := q.PopFront()
+			q.PushBack(mkQent(e.slot(), true))
+			n++
+		}
+	}
+	s.sync.initial(n)
+}
 
 // NewStamp returns a value no slot's Stamp holds yet, for marking the slots
 // one bulk operation touches.

@@ -14,13 +14,15 @@ import (
 // every shard lock anyway.
 const DefaultRingSize = 1024
 
-// entry is one queued key in ring mode: the slot's address and the queue
-// epoch it was queued in, so an entry that a queue reset (a FIFO's Replace)
-// has cancelled is recognised when a Pop finds it afterwards.
+// entry is one queued key in ring mode: the slot's address, whether it
+// belongs to the initial population, and the queue epoch it was queued in,
+// so an entry that a queue reset (a FIFO's Replace) has cancelled is
+// recognised when a Pop finds it afterwards.
 type entry struct {
-	slot  int32
-	shard int32
-	epoch uint32
+	slot    int32
+	shard   int32
+	epoch   uint32
+	initial bool
 }
 
 // ringOrder keeps queued entries in one global FIFO: a bounded lock-free
@@ -69,6 +71,18 @@ func (o *ringOrder) pop() (entry, bool) {
 		o.ovN.Add(-1)
 	}
 	return e, ok
+}
+
+// drain removes and returns every entry, in order.
+func (o *ringOrder) drain() []entry {
+	var all []entry
+	for {
+		e, ok := o.pop()
+		if !ok {
+			return all
+		}
+		all = append(all, e)
+	}
 }
 
 func (o *ringOrder) available() bool { return o.ring.Len() > 0 || o.ovN.Load() > 0 }

@@ -84,7 +84,8 @@ func (s *Set[A]) shardIndex(k Key) int {
 	return s.pick.Of(k.s)
 }
 
-// push queues one entry for slot i of shard sh. Needs sh's lock.
+// push queues one (non-initial) entry for slot i of shard sh. Needs sh's
+// lock.
 func (s *Set[A]) push(sh int, i int32) {
 	x := &s.shards[sh]
 	x.t.slots[i].entries++
@@ -92,7 +93,7 @@ func (s *Set[A]) push(sh int, i int32) {
 		s.ring.push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
 		return
 	}
-	x.t.queue.PushBack(i)
+	x.t.queue.PushBack(mkQent(i, false))
 	x.ready.Add(1)
 }
 
@@ -171,7 +172,7 @@ func (s *Set[A]) Pop(fn PopFunc[A]) error {
 
 // popOne handles at most one entry; done reports that fn consumed it.
 func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
-	sh, i, ok := s.take()
+	sh, e, ok := s.take()
 	if !ok {
 		if *syncDue {
 			// client-go defers this check to Pop's return; do it before
@@ -188,18 +189,19 @@ func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
 	}
 	x := &s.shards[sh]
 	defer x.mu.Unlock() // take returned with the lock held
+	i := e.slot
 	sl := &x.t.slots[i]
 	sl.entries--
 	sl.used = true
-	initial := !s.sync.done.Load()
-	if s.sync.popped(1) {
+	if e.initial {
+		s.sync.popped(1)
 		if s.syncAfter {
 			*syncDue = true
 		} else {
 			s.sync.check()
 		}
 	}
-	done, eff := fn(sl, initial)
+	done, eff := fn(sl, e.initial)
 	if eff&Enqueue != 0 {
 		s.push(sh, i)
 	}
@@ -215,18 +217,18 @@ func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
 	return done, nil
 }
 
-// take pops one queue entry and returns its shard (locked) and slot.
-func (s *Set[A]) take() (sh int, i int32, ok bool) {
+// take pops one queue entry and returns its shard, locked, and the entry.
+func (s *Set[A]) take() (sh int, e entry, ok bool) {
 	if s.ring != nil {
 		for {
 			e, ok := s.ring.pop()
 			if !ok {
-				return 0, 0, false
+				return 0, entry{}, false
 			}
 			x := &s.shards[e.shard]
 			x.mu.Lock()
 			if e.epoch == s.epoch {
-				return int(e.shard), e.slot, true
+				return int(e.shard), e, true
 			}
 			x.mu.Unlock() // cancelled by a queue reset
 		}
@@ -243,13 +245,13 @@ func (s *Set[A]) take() (sh int, i int32, ok bool) {
 			continue
 		}
 		x.mu.Lock()
-		if i, ok := x.t.queue.PopFront(); ok {
+		if q, ok := x.t.queue.PopFront(); ok {
 			x.ready.Add(-1)
-			return sh, i, true
+			return sh, entry{slot: q.slot(), shard: int32(sh), initial: q.initial()}, true
 		}
 		x.mu.Unlock()
 	}
-	return 0, 0, false
+	return 0, entry{}, false
 }
 
 func (s *Set[A]) available() bool {
@@ -294,9 +296,10 @@ type Batch[A any] struct {
 }
 
 // PopBatch blocks like Pop, then pops consecutive queued entries while they
-// fit, up to b.Max and never past the end of the initial population (so
+// fit, up to b.Max, all of the initial population or all not (so
 // isInInitialList is one value for the whole batch), and hands them to
-// b.Process under the lock(s) of their shard(s).
+// b.Process under the lock(s) of their shard(s). Entries are never stale
+// here (DeltaFIFO has none).
 //
 // In per-shard mode a batch comes from one shard. In ring mode an entry is
 // only known not to fit once it has been popped, so PopBatch then processes
@@ -342,15 +345,15 @@ func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
 
 func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 	defer x.mu.Unlock()
-	limit := s.sync.limit(b.Max)
-	initial := !s.sync.done.Load()
+	head, _ := x.t.queue.Front()
+	initial := head.initial()
 	n := 0
-	for n < limit {
-		i, ok := x.t.queue.Front()
-		if !ok {
+	for n < b.Max {
+		q, ok := x.t.queue.Front()
+		if !ok || q.initial() != initial {
 			break
 		}
-		sl := &x.t.slots[i]
+		sl := &x.t.slots[q.slot()]
 		fits := b.Fits(sl)
 		if n > 0 && !fits {
 			break
@@ -359,15 +362,17 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 		x.ready.Add(-1)
 		sl.entries--
 		sl.used = true
-		x.t.settle(i, b.Take(sl))
+		x.t.settle(q.slot(), b.Take(sl))
 		n++
 		if !fits {
 			break
 		}
 	}
 	x.t.popped(n)
-	s.sync.popped(n)
-	s.sync.check()
+	if initial {
+		s.sync.popped(n)
+		s.sync.check()
+	}
 	err := b.Process(n, initial)
 	if s.moreForWaiters() {
 		s.wait.notify()
@@ -381,24 +386,23 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 	}
 	s.lockAll()
 	defer s.unlockAll()
-	limit := s.sync.limit(b.Max)
-	initial := !s.sync.done.Load()
-	n := 0
 	var errs []error
+	n, initial := 0, false
 	flush := func() {
 		if n == 0 {
 			return
 		}
-		s.sync.popped(n)
-		s.sync.check()
+		if initial {
+			s.sync.popped(n)
+			s.sync.check()
+		}
 		if err := b.Process(n, initial); err != nil {
 			errs = append(errs, err)
 		}
-		initial = !s.sync.done.Load()
 		n = 0
 	}
 	popped := 0
-	for popped < limit {
+	for popped < b.Max {
 		e, ok := s.ring.pop()
 		if !ok {
 			break
@@ -409,9 +413,10 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 		x := &s.shards[e.shard]
 		sl := &x.t.slots[e.slot]
 		fits := b.Fits(sl)
-		if n > 0 && !fits {
-			flush() // the batch so far, then this entry on its own
+		if n > 0 && (!fits || e.initial != initial) {
+			flush() // the batch so far, then this entry starts the next
 		}
+		initial = e.initial
 		sl.entries--
 		sl.used = true
 		x.t.settle(e.slot, b.Take(sl))

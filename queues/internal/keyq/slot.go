@@ -38,6 +38,22 @@ const (
 	Forget
 )
 
+// qent is a per-shard queue entry: a slot index, and whether the entry
+// belongs to the initial population (the first Replace).
+type qent uint32
+
+const initialBit = 1 << 31
+
+func mkQent(slot int32, initial bool) qent {
+	if initial {
+		return qent(slot) | initialBit
+	}
+	return qent(slot)
+}
+
+func (e qent) slot() int32   { return int32(e &^ initialBit) }
+func (e qent) initial() bool { return e&initialBit != 0 }
+
 // sweepMin is the fewest pops between two sweeps of a shard's idle slots.
 const sweepMin = 1024
 
@@ -46,8 +62,8 @@ type table[A any] struct {
 	index map[string]int32
 	slots []Slot[A]
 	free  []int32
-	queue deque.Deque[int32] // per-shard mode only
-	pops  int                // since the last sweep
+	queue deque.Deque[qent] // per-shard mode only
+	pops  int               // since the last sweep
 }
 
 func (t *table[A]) find(k Key) (int32, bool) {

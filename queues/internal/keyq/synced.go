@@ -5,18 +5,23 @@ import (
 	"sync/atomic"
 )
 
-// synced tracks HasSynced the way client-go's queues define it: true once
-// either a single-key write came before any Replace ("populated" without an
-// initial list), or every entry of the first Replace has been popped. The
-// flag never goes back to false, and Done's channel closes when it turns
-// true.
+// synced tracks HasSynced: true once either a single-key write came before
+// any Replace ("populated" without an initial list), or every queue entry
+// of the first Replace has been popped. The flag never goes back to false,
+// and Done's channel closes when it turns true.
+//
+// client-go counts pops after the first Replace; with FIFO order the first
+// that-many pops are exactly the initial entries. The Set marks the initial
+// entries themselves instead, which is the same under FIFO order and stays
+// right when shards are served round-robin (a later key of one shard may be
+// popped before an initial key of another).
 //
 // The hot paths only read atomics: populated flips once, count is zero in
 // steady state. The mutex orders the rare transitions.
 type synced struct {
 	mu        sync.Mutex
 	populated atomic.Bool
-	count     atomic.Int64 // entries of the first Replace still to pop
+	count     atomic.Int64 // initial entries still queued
 	done      atomic.Bool
 	ch        chan struct{}
 }
@@ -46,17 +51,14 @@ func (s *synced) initial(n int) {
 	s.mu.Unlock()
 }
 
-// popped counts n popped entries against the initial list and reports
-// whether any of them belonged to it (then a check is due).
-func (s *synced) popped(n int) bool {
-	if s.count.Load() == 0 {
-		return false
+// popped records that n initial entries left the queue.
+func (s *synced) popped(n int) {
+	if n == 0 {
+		return
 	}
 	s.mu.Lock()
-	c := s.count.Load()
-	s.count.Store(max(0, c-int64(n)))
+	s.count.Store(max(0, s.count.Load()-int64(n)))
 	s.mu.Unlock()
-	return c > 0
 }
 
 // check turns HasSynced true if its conditions hold.
@@ -71,13 +73,4 @@ func (s *synced) checkLocked() {
 		s.done.Store(true)
 		close(s.ch)
 	}
-}
-
-// limit caps a batch so it never spans the end of the initial list, which
-// keeps isInInitialList the same for every item of the batch.
-func (s *synced) limit(max int) int {
-	if c := s.count.Load(); c > 0 && c < int64(max) {
-		return int(c)
-	}
-	return max
 }

@@ -1,0 +1,77 @@
+package queuetest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The differential checks and their fuzz targets share one generator: an
+// operation sequence is decoded from bytes, which a seeded PRNG produces for
+// the differential subtests and the fuzzer produces for the fuzz targets.
+
+// diffSteps bounds one generated sequence; diffKeys is the key universe
+// (small, so keys collide, get deleted and come back).
+const (
+	diffSteps = 400
+	diffKeys  = 6
+)
+
+// diffSeeds returns the seeds the differential subtests run.
+func diffSeeds(c config) []uint64 {
+	seeds := make([]uint64, c.diffRuns)
+	for i := range seeds {
+		seeds[i] = c.seed + uint64(i)
+	}
+	return seeds
+}
+
+func seedName(seed uint64) string { return "seed=" + strconv.FormatUint(seed, 10) }
+
+// seedOps returns the operation bytes a seed stands for.
+func seedOps(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	b := make([]byte, 3*diffSteps)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// opSource decodes choices from operation bytes; once they run out every
+// choice is 0 and done reports true.
+type opSource struct{ b []byte }
+
+func (s *opSource) done() bool { return len(s.b) == 0 }
+
+// intn returns a choice in [0, n), n ≤ 256.
+func (s *opSource) intn(n int) int {
+	if len(s.b) == 0 {
+		return 0
+	}
+	v := int(s.b[0]) % n
+	s.b = s.b[1:]
+	return v
+}
+
+// trace records the operations of one sequence, to print on failure.
+type trace struct {
+	t     *testing.T
+	lines []string
+}
+
+func (tr *trace) add(format string, args ...any) {
+	tr.lines = append(tr.lines, fmt.Sprintf("%3d  ", len(tr.lines))+fmt.Sprintf(format, args...))
+}
+
+// fail stops the test, printing the trace.
+func (tr *trace) fail(format string, args ...any) {
+	tr.t.Helper()
+	tr.t.Fatalf("%s\nreproduce with the subtest's seed (or fuzz input); operations so far:\n%s",
+		fmt.Sprintf(format, args...), strings.Join(tr.lines, "\n"))
+}
+
+// diffName is the object name of key number i of the universe.
+func diffName(i int) string { return "k" + strconv.Itoa(i) }

@@ -269,6 +269,9 @@ func describe(items []any) string {
 func describeOne(it any) string {
 	switch o := it.(type) {
 	case *metav1.PartialObjectMetadata:
+		if o == nil {
+			return "nil"
+		}
 		return o.Name + "@" + o.ResourceVersion
 	case cache.DeletedFinalStateUnknown:
 		return "tombstone(" + o.Key + "," + describeOne(o.Obj) + ")"

@@ -218,8 +218,8 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 	c.property(t, "has-synced-after-initial-list-popped", func(t *testing.T) {
 		q := mk(t, obj("k", "1"))
 		must(t, q.Replace([]any{obj("a", "1"), obj("b", "1")}, "1")) // a, b and k's tombstone
-		must(t, q.Add(obj("c", "1")))                                 // not initial
-		must(t, q.Replace([]any{obj("a", "2"), obj("d", "1")}, "2"))  // neither is a second list
+		must(t, q.Add(obj("c", "1")))                                // not initial
+		must(t, q.Replace([]any{obj("a", "2"), obj("d", "1")}, "2")) // neither is a second list
 		initial := map[string]bool{key("a"): true, key("b"): true, key("k"): true}
 		for i := range 5 { // a, b, k, c, d: the initial keys first, per shard at least
 			checkSynced(t, q, false, "before the last initial key")

@@ -63,22 +63,27 @@ func newCore(opts cache.DeltaFIFOOptions, c keyq.Config) (*core, error) {
 // a DeletedFinalStateUnknown (its Key), as client-go's DeltaFIFO.KeyOf does.
 func (f *core) KeyOf(obj any) (string, error) {
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keyOf(obj, scratch[:0])
+	ks, kb, err := f.keyOf(obj, scratch[:0])
 	if err != nil {
 		return "", err
 	}
-	return k.String(), nil
+	if kb != nil {
+		return string(kb), nil
+	}
+	return ks, nil
 }
 
-func (f *core) keyOf(obj any, scratch []byte) (keyq.Key, error) {
+// keyOf is KeyOf with the key as keyq passes it: in kb (backed by scratch)
+// when non-nil, else in ks.
+func (f *core) keyOf(obj any, scratch []byte) (ks string, kb []byte, err error) {
 	if d, ok := obj.(cache.Deltas); ok {
 		if len(d) == 0 {
-			return keyq.Key{}, cache.KeyError{Obj: obj, Err: cache.ErrZeroLengthDeltasObject}
+			return "", nil, cache.KeyError{Obj: obj, Err: cache.ErrZeroLengthDeltasObject}
 		}
 		obj = d.Newest().Object
 	}
 	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		return keyq.StringKey(d.Key), nil
+		return d.Key, nil, nil
 	}
 	return f.keys.Key(obj, scratch)
 }
@@ -109,7 +114,7 @@ func (f *core) Update(obj any) error { return f.write(cache.Updated, obj) }
 
 func (f *core) write(t cache.DeltaType, obj any) error {
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keyOf(obj, scratch[:0])
+	ks, kb, err := f.keyOf(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
@@ -117,7 +122,7 @@ func (f *core) write(t cache.DeltaType, obj any) error {
 		return err
 	}
 	f.set.MarkPopulated()
-	f.set.Write(k, true, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
+	f.set.Write(ks, kb, true, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		return f.arenas[sh].add(sl, cache.Delta{Type: t, Object: obj})
 	})
 	return nil
@@ -129,13 +134,13 @@ func (f *core) write(t cache.DeltaType, obj any) error {
 // in the queue; the consumer learns of the deletion when it pops it.
 func (f *core) Delete(obj any) error {
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keyOf(obj, scratch[:0])
+	ks, kb, err := f.keyOf(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	f.set.MarkPopulated()
 	var terr error
-	f.set.Write(k, f.known != nil, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
+	f.set.Write(ks, kb, f.known != nil, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		if len(sl.Acc) == 0 {
 			if f.known == nil {
 				return keyq.Empty | keyq.Forget
@@ -176,8 +181,7 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 		sl.Acc = nil
 		popped = ds
 		perr = process(popped, initial)
-		var rq ErrRequeue
-		if errors.As(perr, &rq) {
+		if rq, ok := keyq.AsRequeue(perr); ok {
 			perr = rq.Err
 			f.set.MarkPopulated()
 			sl.Acc = ds
@@ -209,12 +213,12 @@ func (f *core) AddIfNotPresent(obj any) error {
 		return cache.KeyError{Obj: obj, Err: errNotDeltas}
 	}
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keyOf(ds, scratch[:0])
+	ks, kb, err := f.keyOf(ds, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	f.set.MarkPopulated()
-	f.set.Write(k, true, func(_ int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
+	f.set.Write(ks, kb, true, func(_ int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		if len(sl.Acc) > 0 {
 			return 0
 		}

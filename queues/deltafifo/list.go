@@ -11,7 +11,7 @@ import (
 // the lab's queues export them.)
 func (f *core) GetByKey(key string) (item any, exists bool, err error) {
 	var ds cache.Deltas
-	f.set.Read(keyq.StringKey(key), func(sl *keyq.Slot[cache.Deltas]) {
+	f.set.Read(key, nil, func(sl *keyq.Slot[cache.Deltas]) {
 		if len(sl.Acc) > 0 {
 			ds = append(cache.Deltas(nil), sl.Acc...)
 		}

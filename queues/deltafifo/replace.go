@@ -59,7 +59,7 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 	block := make([]cache.Delta, len(list)) // first deltas of the whole list, one allocation
 	var scratch [keyq.ScratchSize]byte
 	for i, obj := range list {
-		k, err := f.keyOf(obj, scratch[:0])
+		ks, kb, err := f.keyOf(obj, scratch[:0])
 		if err != nil {
 			f.unappend(b, refs)
 			return cache.KeyError{Obj: obj, Err: err}
@@ -68,7 +68,7 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 			f.unappend(b, refs)
 			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
-		r, _ := b.Lookup(k, true)
+		r, _ := b.Lookup(ks, kb, true)
 		refs = append(refs, r)
 		sl := b.Slot(r)
 		d := cache.Delta{Type: action, Object: obj}
@@ -129,7 +129,7 @@ func (f *core) tombstoneKnown(b *bulk) {
 		return
 	}
 	for _, key := range f.known.ListKeys() {
-		r, _ := b.Lookup(keyq.StringKey(key), true) // interns the store's own key string
+		r, _ := b.Lookup(key, nil, true) // interns the store's own key string
 		sl := b.Slot(r)
 		if len(sl.Acc) > 0 {
 			continue
@@ -175,12 +175,12 @@ func (f *core) Resync() error {
 				f.logger.Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
 				continue
 			}
-			k, err := f.keyOf(obj, scratch[:0])
+			ks, kb, err := f.keyOf(obj, scratch[:0])
 			if err != nil {
 				f.unsync(b, refs)
 				return cache.KeyError{Obj: obj, Err: err}
 			}
-			r, _ := b.Lookup(k, true)
+			r, _ := b.Lookup(ks, kb, true)
 			sl := b.Slot(r)
 			if len(sl.Acc) > 0 {
 				continue

@@ -1,8 +1,6 @@
 package fifo
 
 import (
-	"errors"
-
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/internal/keyq"
@@ -49,12 +47,12 @@ func (f *core) AddIfNotPresent(obj any) error { return f.put(obj, true) }
 
 func (f *core) put(obj any, ifAbsent bool) error {
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keys.Key(obj, scratch[:0])
+	ks, kb, err := f.keys.Key(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	f.set.MarkPopulated()
-	f.set.Write(k, true, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
+	f.set.Write(ks, kb, true, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
 		if sl.Acc.has {
 			if !ifAbsent {
 				sl.Acc.obj = obj
@@ -71,12 +69,12 @@ func (f *core) put(obj any, ifAbsent bool) error {
 // it, so a deleted object is never popped.
 func (f *core) Delete(obj any) error {
 	var scratch [keyq.ScratchSize]byte
-	k, err := f.keys.Key(obj, scratch[:0])
+	ks, kb, err := f.keys.Key(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	f.set.MarkPopulated()
-	f.set.Write(k, false, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
+	f.set.Write(ks, kb, false, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
 		sl.Acc = item{}
 		return keyq.Empty | keyq.Forget
 	})
@@ -99,8 +97,7 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 		obj = sl.Acc.obj
 		sl.Acc = item{}
 		perr = process(obj, initial)
-		var rq ErrRequeue
-		if errors.As(perr, &rq) {
+		if rq, ok := keyq.AsRequeue(perr); ok {
 			perr = rq.Err
 			f.set.MarkPopulated()
 			sl.Acc = item{obj: obj, has: true}
@@ -127,12 +124,12 @@ func (f *core) Replace(list []any, _ string) error {
 		refs := make([]keyq.Ref, len(list))
 		var scratch [keyq.ScratchSize]byte
 		for i, obj := range list {
-			k, err := f.keys.Key(obj, scratch[:0])
+			ks, kb, err := f.keys.Key(obj, scratch[:0])
 			if err != nil {
 				forgetUnused(b, refs[:i])
 				return cache.KeyError{Obj: obj, Err: err}
 			}
-			refs[i], _ = b.Lookup(k, true)
+			refs[i], _ = b.Lookup(ks, kb, true)
 			b.Slot(refs[i]).Stamp = stamp
 		}
 		b.ResetQueue()

@@ -50,11 +50,11 @@ func (b *Bulk[A]) Reserve(n int) {
 	}
 }
 
-// Lookup finds (or, with create, makes) k's slot. ok is false only when k
-// has no slot and create is false.
-func (b *Bulk[A]) Lookup(k Key, create bool) (r Ref, ok bool) {
-	sh := b.s.shardIndex(k)
-	i, ok := b.s.shards[sh].t.lookup(k, create)
+// Lookup finds (or, with create, makes) the slot of key (ks, kb). ok is
+// false only when the key has no slot and create is false.
+func (b *Bulk[A]) Lookup(ks string, kb []byte, create bool) (r Ref, ok bool) {
+	sh := b.s.shardIndex(ks, kb)
+	i, ok := b.s.shards[sh].t.lookup(ks, kb, create)
 	return Ref{shard: int32(sh), slot: i}, ok
 }
 

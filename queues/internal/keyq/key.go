@@ -11,28 +11,19 @@ import (
 // 253 bytes); longer keys still work, they just spill to the heap.
 const ScratchSize = 320
 
-// Key names a slot. It holds either a string (from a caller's key function
-// or a listing) or bytes the default key function assembled in a caller's
-// scratch buffer: looking a byte key up never allocates, and a string is
-// made from it only when a new slot is created.
-type Key struct {
-	s     string
-	b     []byte
-	bytes bool
-}
+// A key is passed around as a pair (s string, b []byte): b != nil spells
+// the key in a caller's scratch buffer (as the default key function builds
+// it), otherwise s is the key. Looking a byte key up never allocates, and a
+// string is made from it only when a new slot is created. (A struct holding
+// both would do, but escape analysis treats a struct as one value: a stored
+// string key would make every caller's scratch buffer escape to the heap.)
 
-// StringKey returns the Key for s.
-func StringKey(s string) Key { return Key{s: s} }
-
-// BytesKey returns the Key spelled by b. The Set does not retain b.
-func BytesKey(b []byte) Key { return Key{b: b, bytes: true} }
-
-// String returns the key as a string, allocating only for a byte key.
-func (k Key) String() string {
-	if k.bytes {
-		return string(k.b)
+// keyString returns the key as a string, allocating only for a byte key.
+func keyString(s string, b []byte) string {
+	if b != nil {
+		return string(b)
 	}
-	return k.s
+	return s
 }
 
 // KeyFunc computes keys the way a cache.KeyFunc does, but recognises
@@ -69,31 +60,31 @@ func sameFunc(a, b cache.KeyFunc) bool {
 // Func returns the wrapped cache.KeyFunc.
 func (f KeyFunc) Func() cache.KeyFunc { return f.fn }
 
-// Key returns obj's key and exactly the error the wrapped function would
-// return. scratch (usually a stack array of ScratchSize bytes) may back the
-// returned Key, which is therefore only valid until scratch is reused.
-func (f KeyFunc) Key(obj any, scratch []byte) (Key, error) {
+// Key returns obj's key — as s, or spelled in b (non-nil, backed by scratch,
+// usually a stack array of ScratchSize bytes) — and exactly the error the
+// wrapped function would return.
+func (f KeyFunc) Key(obj any, scratch []byte) (s string, b []byte, err error) {
 	if !f.meta {
-		s, err := f.fn(obj)
-		return StringKey(s), err
+		s, err = f.fn(obj)
+		return s, nil, err
 	}
 	if f.tombstones {
 		if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			return StringKey(d.Key), nil
+			return d.Key, nil, nil
 		}
 	}
 	if k, ok := obj.(cache.ExplicitKey); ok {
-		return StringKey(string(k)), nil
+		return string(k), nil, nil
 	}
 	name, err := cache.ObjectToName(obj)
 	if err != nil {
-		return Key{}, err
+		return "", nil, err
 	}
 	if name.Namespace == "" {
-		return StringKey(name.Name), nil
+		return name.Name, nil, nil
 	}
-	b := append(scratch[:0], name.Namespace...)
+	b = append(scratch[:0], name.Namespace...)
 	b = append(b, '/')
 	b = append(b, name.Name...)
-	return BytesKey(b), nil
+	return "", b, nil
 }

@@ -74,14 +74,14 @@ func New[A any](c Config) (*Set[A], error) {
 	return s, nil
 }
 
-func (s *Set[A]) shardIndex(k Key) int {
+func (s *Set[A]) shardIndex(ks string, kb []byte) int {
 	if len(s.shards) == 1 {
 		return 0
 	}
-	if k.bytes {
-		return s.pick.OfBytes(k.b)
+	if kb != nil {
+		return s.pick.OfBytes(kb)
 	}
-	return s.pick.Of(k.s)
+	return s.pick.Of(ks)
 }
 
 // push queues one (non-initial) entry for slot i of shard sh. Needs sh's
@@ -113,23 +113,23 @@ func (s *Set[A]) Close() { s.wait.close() }
 // IsClosed reports whether Close was called.
 func (s *Set[A]) IsClosed() bool { return s.wait.closed.Load() }
 
-// Write runs fn on k's slot under its shard lock, creating the slot if
-// create is set (otherwise a missing key is left alone and fn is not
-// called). It reports whether fn ran.
-func (s *Set[A]) Write(k Key, create bool, fn func(shard int, sl *Slot[A]) Effect) bool {
-	ran, queued := s.write(k, create, fn)
+// Write runs fn on the slot of key (ks, kb) under its shard lock, creating
+// the slot if create is set (otherwise a missing key is left alone and fn is
+// not called). It reports whether fn ran.
+func (s *Set[A]) Write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) bool {
+	ran, queued := s.write(ks, kb, create, fn)
 	if queued {
 		s.wait.notify()
 	}
 	return ran
 }
 
-func (s *Set[A]) write(k Key, create bool, fn func(shard int, sl *Slot[A]) Effect) (ran, queued bool) {
-	sh := s.shardIndex(k)
+func (s *Set[A]) write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) (ran, queued bool) {
+	sh := s.shardIndex(ks, kb)
 	x := &s.shards[sh]
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	i, ok := x.t.lookup(k, create)
+	i, ok := x.t.lookup(ks, kb, create)
 	if !ok {
 		return false, false
 	}
@@ -141,12 +141,13 @@ func (s *Set[A]) write(k Key, create bool, fn func(shard int, sl *Slot[A]) Effec
 	return true, eff&Enqueue != 0
 }
 
-// Read runs fn on k's slot, if it has one, under its shard lock.
-func (s *Set[A]) Read(k Key, fn func(sl *Slot[A])) {
-	x := &s.shards[s.shardIndex(k)]
+// Read runs fn on the slot of key (ks, kb), if it has one, under its shard
+// lock.
+func (s *Set[A]) Read(ks string, kb []byte, fn func(sl *Slot[A])) {
+	x := &s.shards[s.shardIndex(ks, kb)]
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if i, ok := x.t.find(k); ok {
+	if i, ok := x.t.find(ks, kb); ok {
 		fn(&x.t.slots[i])
 	}
 }

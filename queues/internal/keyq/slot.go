@@ -66,17 +66,16 @@ type table[A any] struct {
 	pops  int               // since the last sweep
 }
 
-func (t *table[A]) find(k Key) (int32, bool) {
-	if k.bytes {
-		i, ok := t.index[string(k.b)] // no allocation: the compiler looks up the bytes in place
+func (t *table[A]) find(s string, b []byte) (int32, bool) {
+	if b != nil {
+		i, ok := t.index[string(b)] // no allocation: the compiler looks up the bytes in place
 		return i, ok
 	}
-	i, ok := t.index[k.s]
+	i, ok := t.index[s]
 	return i, ok
 }
 
-func (t *table[A]) create(k Key) int32 {
-	key := k.String()
+func (t *table[A]) create(key string) int32 {
 	var i int32
 	if n := len(t.free); n > 0 {
 		i = t.free[n-1]
@@ -93,15 +92,15 @@ func (t *table[A]) create(k Key) int32 {
 	return i
 }
 
-// lookup finds k's slot, creating it if asked; ok is false only when k has
-// no slot and create is false.
-func (t *table[A]) lookup(k Key, create bool) (int32, bool) {
-	i, ok := t.find(k)
+// lookup finds the key's slot, creating it if asked; ok is false only when
+// the key has no slot and create is false.
+func (t *table[A]) lookup(s string, b []byte, create bool) (int32, bool) {
+	i, ok := t.find(s, b)
 	if !ok {
 		if !create {
 			return 0, false
 		}
-		i = t.create(k)
+		i = t.create(keyString(s, b))
 	}
 	t.slots[i].used = true
 	return i, true

@@ -1,0 +1,201 @@
+package bench
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/testobj"
+	"github.com/queuelab/queuelab/queues/deltafifo"
+)
+
+// BenchmarkDeltaFIFO measures the DeltaFIFO family, client-go's DeltaFIFO
+// and (as a peer) its RealFIFO included. Every op runs on a queue that has
+// already seen its keys (an informer's steady state), with
+// KnownObjects a store keyed like an informer's indexer.
+//
+//   - op=add-pop: one Add and one Pop of a key among 1024.
+//   - op=replace: a relist of objects=n against a KnownObjects store of
+//     known=n, 1% of whose keys are missing from the list (so 1% tombstones),
+//     then the consumer popping all n keys. The drain is part of the op: a
+//     relist is not over until the consumer has taken it, and only a drained
+//     queue makes every iteration the same relist (a queue left full would
+//     make the next Replace append to pending keys instead). The list and
+//     the store are built before the timer starts; the list is reused
+//     (no Transformer is set, so no implementation writes to it).
+//   - op=resync: a Resync of a 100000-object KnownObjects store, then the
+//     drain of the 100000 Sync deltas, for the same reason.
+//   - op=pipeline: producers goroutines Add, Update and Delete each of
+//     objects=10000 objects (30000 events) while one consumer Pops and
+//     applies the deltas to KnownObjects as an informer does; reports
+//     events/s (events written per second, queue set-up to last Pop).
+func BenchmarkDeltaFIFO(b *testing.B) {
+	b.Run("op=add-pop/keys=1024", benchDeltaAddPop)
+	for _, n := range []int{10_000, 100_000} {
+		b.Run("op=replace/objects="+strconv.Itoa(n)+"/known="+strconv.Itoa(n), func(b *testing.B) { benchDeltaReplace(b, n) })
+	}
+	b.Run("op=resync/objects=100000", func(b *testing.B) { benchDeltaResync(b, 100_000) })
+	for _, p := range []int{1, 8} {
+		b.Run("op=pipeline/producers="+strconv.Itoa(p)+"/objects=10000", func(b *testing.B) { benchDeltaPipeline(b, p, 10_000) })
+	}
+}
+
+func benchDeltaAddPop(b *testing.B) {
+	objs := testobj.Population(1024, 16, 8)
+	for _, e := range deltafifo.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			q := e.New(cache.DeltaFIFOOptions{})
+			defer q.Close()
+			for _, o := range objs {
+				_ = q.Add(o)
+				_, _ = q.Pop(nopProcess)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if err := q.Add(objs[i&1023]); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := q.Pop(nopProcess); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// knownStore returns an informer-like store holding objs, and the relist of
+// them with every hundredth missing.
+func relistFixture[T any](objs []T) (cache.Store, []any) {
+	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
+	list := make([]any, 0, len(objs))
+	for i, o := range objs {
+		_ = known.Add(o)
+		if i%100 != 0 {
+			list = append(list, o)
+		}
+	}
+	return known, list
+}
+
+// drainN pops n items, failing b on any error.
+func drainN(b *testing.B, q cache.Queue, n int) {
+	for range n {
+		if _, err := q.Pop(nopProcess); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchDeltaReplace(b *testing.B, n int) {
+	known, list := relistFixture(testobj.Population(n, 16, 8))
+	for _, e := range deltafifo.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			q := e.New(cache.DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
+			defer q.Close()
+			relist := func() {
+				if err := q.Replace(list, "1"); err != nil {
+					b.Fatal(err)
+				}
+				drainN(b, q, n) // 99% listed, 1% tombstones
+			}
+			relist() // the initial list: the queue now knows every key
+			b.ReportAllocs()
+			for b.Loop() {
+				relist()
+			}
+		})
+	}
+}
+
+func benchDeltaResync(b *testing.B, n int) {
+	known, _ := relistFixture(testobj.Population(n, 16, 8))
+	for _, e := range deltafifo.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			q := e.New(cache.DeltaFIFOOptions{KnownObjects: known})
+			defer q.Close()
+			resync := func() {
+				if err := q.Resync(); err != nil {
+					b.Fatal(err)
+				}
+				drainN(b, q, n)
+			}
+			resync()
+			b.ReportAllocs()
+			for b.Loop() {
+				resync()
+			}
+		})
+	}
+}
+
+func benchDeltaPipeline(b *testing.B, producers, n int) {
+	objs := testobj.Population(n, 16, 8)
+	const eventsPerObject = 3
+	for _, e := range deltafifo.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				pipeline(b, e.New, objs, producers)
+			}
+			b.ReportMetric(float64(eventsPerObject*n*b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// pipeline runs one informer-shaped pass: producers write Add, Update and
+// Delete for their share of objs while one consumer pops and applies the
+// deltas to KnownObjects; it returns once the consumer has drained the
+// closed queue.
+func pipeline[T any](b *testing.B, newQ deltafifo.New, objs []T, producers int) {
+	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
+	q := newQ(cache.DeltaFIFOOptions{KnownObjects: known})
+	consumed := make(chan error, 1)
+	go func() {
+		apply := func(item any, _ bool) error {
+			for _, d := range item.(cache.Deltas) {
+				var err error
+				if d.Type == cache.Deleted {
+					err = known.Delete(d.Object)
+				} else {
+					err = known.Update(d.Object)
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for {
+			if _, err := q.Pop(apply); err != nil {
+				if errors.Is(err, cache.ErrFIFOClosed) {
+					err = nil
+				}
+				consumed <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	per := (len(objs) + producers - 1) / producers
+	for p := range producers {
+		share := objs[min(p*per, len(objs)):min((p+1)*per, len(objs))]
+		wg.Go(func() {
+			for _, o := range share {
+				if q.Add(o) != nil || q.Update(o) != nil || q.Delete(o) != nil {
+					b.Error("write failed")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	q.Close()
+	if err := <-consumed; err != nil {
+		b.Fatal(err)
+	}
+}

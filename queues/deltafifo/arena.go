@@ -48,6 +48,11 @@ func (a *arena) add(sl *keyq.Slot[cache.Deltas], d cache.Delta) keyq.Effect {
 		}
 		return 0
 	}
+	if n == cap(ds) && n < 4 {
+		// A key with a second delta often gets a third (Added, Updated,
+		// Deleted): go to four at once instead of two, then four.
+		ds = append(make(cache.Deltas, 0, 4), ds...)
+	}
 	sl.Acc = append(ds, d)
 	return 0
 }

@@ -68,7 +68,7 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 			f.unappend(b, refs)
 			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
-		r, _ := b.Lookup(ks, kb, true)
+		r, _ := b.LookupNext(ks, kb, true)
 		refs = append(refs, r)
 		sl := b.Slot(r)
 		d := cache.Delta{Type: action, Object: obj}

@@ -26,6 +26,14 @@ func keyString(s string, b []byte) string {
 	return s
 }
 
+// keyIs reports whether key equals the key (ks, kb), without allocating.
+func keyIs(key, ks string, kb []byte) bool {
+	if kb != nil {
+		return key == string(kb)
+	}
+	return key == ks
+}
+
 // KeyFunc computes keys the way a cache.KeyFunc does, but recognises
 // client-go's default key functions and then builds namespace/name keys in
 // the caller's scratch buffer instead of concatenating a new string for

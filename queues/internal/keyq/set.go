@@ -45,6 +45,8 @@ type shardOf[A any] struct {
 	mu    sync.Mutex
 	ready atomic.Int32 // len(t.queue), readable without mu (per-shard mode)
 	t     table[A]
+	// guess is the slot Bulk.LookupNext found last in this shard.
+	guess int32
 	_     [64]byte // keep neighbouring shards' locks off one cache line
 }
 

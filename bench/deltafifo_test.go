@@ -10,6 +10,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/queuetest"
 )
 
 // BenchmarkDeltaFIFO measures the DeltaFIFO family, client-go's DeltaFIFO
@@ -46,30 +47,12 @@ func BenchmarkDeltaFIFO(b *testing.B) {
 func benchDeltaAddPop(b *testing.B) {
 	objs := testobj.Population(1024, 16, 8)
 	for _, e := range deltafifo.Impls {
-		b.Run("impl="+e.Name, func(b *testing.B) {
-			q := e.New(cache.DeltaFIFOOptions{})
-			defer q.Close()
-			for _, o := range objs {
-				_ = q.Add(o)
-				_, _ = q.Pop(nopProcess)
-			}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if err := q.Add(objs[i&1023]); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := q.Pop(nopProcess); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-		})
+		b.Run("impl="+e.Name, func(b *testing.B) { benchAddPop(b, e.New(cache.DeltaFIFOOptions{}), objs) })
 	}
 }
 
-// knownStore returns an informer-like store holding objs, and the relist of
-// them with every hundredth missing.
+// relistFixture returns an informer-like store holding objs, and the
+// relist of them with every hundredth missing.
 func relistFixture[T any](objs []T) (cache.Store, []any) {
 	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
 	list := make([]any, 0, len(objs))
@@ -156,20 +139,7 @@ func pipeline[T any](b *testing.B, newQ deltafifo.New, objs []T, producers int) 
 	q := newQ(cache.DeltaFIFOOptions{KnownObjects: known})
 	consumed := make(chan error, 1)
 	go func() {
-		apply := func(item any, _ bool) error {
-			for _, d := range item.(cache.Deltas) {
-				var err error
-				if d.Type == cache.Deleted {
-					err = known.Delete(d.Object)
-				} else {
-					err = known.Update(d.Object)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}
+		apply := func(item any, _ bool) error { return queuetest.ApplyDeltas(known, item.(cache.Deltas)) }
 		for {
 			if _, err := q.Pop(apply); err != nil {
 				if errors.Is(err, cache.ErrFIFOClosed) {

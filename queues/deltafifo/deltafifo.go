@@ -2,6 +2,7 @@ package deltafifo
 
 import (
 	"errors"
+	"fmt"
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -36,7 +37,7 @@ type core struct {
 func newCore(opts cache.DeltaFIFOOptions, c keyq.Config) (*core, error) {
 	set, err := keyq.New[cache.Deltas](c)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("deltafifo: %w", err)
 	}
 	f := &core{
 		set:          set,
@@ -47,7 +48,7 @@ func newCore(opts cache.DeltaFIFOOptions, c keyq.Config) (*core, error) {
 		name:         "DeltaFIFO",
 		logger:       klog.Background(),
 		maxBatch:     DefaultMaxBatch,
-		arenas:       make([]arena, c.Shards),
+		arenas:       make([]arena, set.Shards()),
 	}
 	if opts.Name != "" {
 		f.name = opts.Name

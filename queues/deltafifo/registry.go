@@ -42,13 +42,13 @@ var Impls = impl.List[New, Guarantees]{
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return must(NewSharded(opts, 0)) },
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewSharded(opts, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return must(NewRing(opts, 0, 0)) },
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewRing(opts, 0, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
 	},
 	{
@@ -79,12 +79,4 @@ func newRealFIFO(opts cache.DeltaFIFOOptions) cache.Queue {
 		KnownObjects: known,
 		Transformer:  opts.Transformer,
 	})
-}
-
-// must unwraps a constructor called with default (always valid) settings.
-func must[Q any](q Q, err error) Q {
-	if err != nil {
-		panic(err) // unreachable with default settings
-	}
-	return q
 }

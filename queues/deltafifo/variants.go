@@ -1,11 +1,8 @@
 package deltafifo
 
 import (
-	"fmt"
-
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/shard"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
@@ -71,13 +68,9 @@ func NewMutex(opts cache.DeltaFIFOOptions) *Mutex {
 // shards (0 selects shard.DefaultCount; others are rounded up to a power of
 // two).
 func NewSharded(opts cache.DeltaFIFOOptions, shards int) (*Sharded, error) {
-	n, err := shard.Validate(shards)
+	c, err := newCore(opts, keyq.Config{Shards: shards})
 	if err != nil {
-		return nil, fmt.Errorf("deltafifo: %w", err)
-	}
-	c, err := newCore(opts, keyq.Config{Shards: n})
-	if err != nil {
-		return nil, fmt.Errorf("deltafifo: %w", err)
+		return nil, err
 	}
 	return &Sharded{c}, nil
 }
@@ -86,16 +79,9 @@ func NewSharded(opts cache.DeltaFIFOOptions, shards int) (*Sharded, error) {
 // (0 selects shard.DefaultCount) and a ring of ringSize entries (0 selects
 // keyq.DefaultRingSize).
 func NewRing(opts cache.DeltaFIFOOptions, shards, ringSize int) (*Ring, error) {
-	n, err := shard.Validate(shards)
+	c, err := newCore(opts, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
 	if err != nil {
-		return nil, fmt.Errorf("deltafifo: %w", err)
-	}
-	if ringSize < 0 {
-		return nil, fmt.Errorf("deltafifo: ring size must not be negative, got %d", ringSize)
-	}
-	c, err := newCore(opts, keyq.Config{Shards: n, Ring: true, RingSize: ringSize})
-	if err != nil {
-		return nil, fmt.Errorf("deltafifo: %w", err)
+		return nil, err
 	}
 	return &Ring{c}, nil
 }

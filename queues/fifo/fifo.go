@@ -1,6 +1,8 @@
 package fifo
 
 import (
+	"fmt"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/internal/keyq"
@@ -28,7 +30,7 @@ func newCore(keyFunc cache.KeyFunc, c keyq.Config) (core, error) {
 	c.SyncAfterProcess = true // client-go's FIFO re-checks HasSynced after process
 	set, err := keyq.New[item](c)
 	if err != nil {
-		return core{}, err
+		return core{}, fmt.Errorf("fifo: %w", err)
 	}
 	return core{set: set, keys: keyq.NewKeyFunc(keyFunc)}, nil
 }

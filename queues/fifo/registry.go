@@ -36,21 +36,13 @@ var Impls = impl.List[New, Guarantees]{
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop round-robin over shards",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return must(NewSharded(keyFunc, 0)) },
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewSharded(keyFunc, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return must(NewRing(keyFunc, 0, 0)) },
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewRing(keyFunc, 0, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
 	},
-}
-
-// must unwraps a constructor called with default (always valid) settings.
-func must[Q any](q Q, err error) Q {
-	if err != nil {
-		panic(err) // unreachable with default settings
-	}
-	return q
 }

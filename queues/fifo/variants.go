@@ -1,11 +1,8 @@
 package fifo
 
 import (
-	"fmt"
-
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/shard"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
@@ -50,13 +47,9 @@ func NewMutex(keyFunc cache.KeyFunc) *Mutex {
 // cache.MetaNamespaceKeyFunc) over shards shards (0 selects
 // shard.DefaultCount; others are rounded up to a power of two).
 func NewSharded(keyFunc cache.KeyFunc, shards int) (*Sharded, error) {
-	n, err := shard.Validate(shards)
+	c, err := newCore(keyFunc, keyq.Config{Shards: shards})
 	if err != nil {
-		return nil, fmt.Errorf("fifo: %w", err)
-	}
-	c, err := newCore(keyFunc, keyq.Config{Shards: n})
-	if err != nil {
-		return nil, fmt.Errorf("fifo: %w", err)
+		return nil, err
 	}
 	return &Sharded{c}, nil
 }
@@ -66,16 +59,9 @@ func NewSharded(keyFunc cache.KeyFunc, shards int) (*Sharded, error) {
 // shard.DefaultCount) and a ring of ringSize entries (0 selects
 // keyq.DefaultRingSize; more keys than that wait in an overflow list).
 func NewRing(keyFunc cache.KeyFunc, shards, ringSize int) (*Ring, error) {
-	n, err := shard.Validate(shards)
+	c, err := newCore(keyFunc, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
 	if err != nil {
-		return nil, fmt.Errorf("fifo: %w", err)
-	}
-	if ringSize < 0 {
-		return nil, fmt.Errorf("fifo: ring size must not be negative, got %d", ringSize)
-	}
-	c, err := newCore(keyFunc, keyq.Config{Shards: n, Ring: true, RingSize: ringSize})
-	if err != nil {
-		return nil, fmt.Errorf("fifo: %w", err)
+		return nil, err
 	}
 	return &Ring{c}, nil
 }

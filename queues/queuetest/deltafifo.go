@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"testing"
-	"testing/synctest"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -44,17 +43,6 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 		wantDeltas(t, p.item, "{Added:a@1 Updated:a@2 Updated:a@3}")
 		wantDeltas(t, p.returned, "{Added:a@1 Updated:a@2 Updated:a@3}")
 		wantEmpty(t, q)
-	})
-
-	c.property(t, "order", func(t *testing.T) {
-		q := mk(t)
-		var want []string
-		for _, n := range []string{"e", "b", "d", "a", "c", "g", "f", "h"} {
-			must(t, q.Add(obj(n, "1")))
-			want = append(want, key(n))
-		}
-		must(t, q.Update(obj("e", "2"))) // more deltas keep the key's place
-		c.checkOrder(t, fifoKeys(t, drain(t, q)), want)
 	})
 
 	c.property(t, "delete-of-unknown-key-is-ignored", func(t *testing.T) {
@@ -167,15 +155,7 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 		wantEmpty(t, q)
 	})
 
-	c.property(t, "key-error-changes-nothing", func(t *testing.T) {
-		q := mk(t, obj("a", "1"))
-		for name, op := range map[string]func(any) error{"Add": q.Add, "Update": q.Update, "Delete": q.Delete} {
-			if err := op(badObject{1}); !isKeyError(err) {
-				t.Errorf("%s of a keyless object: err = %v, want a cache.KeyError", name, err)
-			}
-		}
-		wantEmpty(t, q)
-	})
+	c.queueProperties(t, func(t *testing.T) cache.Queue { return mk(t) })
 
 	c.property(t, "keyof-sees-through-deltas-and-tombstones", func(t *testing.T) {
 		q := mk(t)
@@ -198,20 +178,6 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 		}
 		if _, err := k.KeyOf(cache.Deltas{}); err == nil {
 			t.Error("KeyOf(empty Deltas) succeeded")
-		}
-	})
-
-	c.property(t, "has-synced-after-first-write", func(t *testing.T) {
-		for name, op := range map[string]func(q cache.Queue) error{
-			"Add":           func(q cache.Queue) error { return q.Add(obj("a", "1")) },
-			"Update":        func(q cache.Queue) error { return q.Update(obj("a", "1")) },
-			"Delete-absent": func(q cache.Queue) error { return q.Delete(obj("a", "1")) },
-			"Replace-empty": func(q cache.Queue) error { return q.Replace(nil, "1") },
-		} {
-			q := mk(t)
-			checkSynced(t, q, false, "fresh")
-			must(t, op(q))
-			checkSynced(t, q, true, "after "+name)
 		}
 	})
 
@@ -243,50 +209,6 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 		must(t, q.Replace([]any{obj("a", "1"), obj("a", "2")}, "1")) // one key listed twice
 		popOnce(q, nil)
 		checkSynced(t, q, true, "after popping the one listed key")
-	})
-
-	c.property(t, "pop-blocks-until-add", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			q := mk(t)
-			var got popped
-			done := make(chan struct{})
-			go func() { got = popOnce(q, nil); close(done) }()
-			synctest.Wait()
-			if closedAlready(done) {
-				t.Fatal("Pop returned from an empty queue")
-			}
-			must(t, q.Add(obj("a", "1")))
-			<-done
-			wantDeltas(t, got.item, "{Added:a@1}")
-			q.Close()
-		})
-	})
-
-	c.property(t, "close-wakes-blocked-pops", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			q := mk(t)
-			errs := make(chan error, 3)
-			for range 3 {
-				go func() { errs <- popOnce(q, nil).err }()
-			}
-			synctest.Wait()
-			q.Close()
-			for range 3 {
-				if err := <-errs; !errors.Is(err, cache.ErrFIFOClosed) {
-					t.Errorf("blocked Pop after Close: err = %v, want cache.ErrFIFOClosed", err)
-				}
-			}
-		})
-	})
-
-	c.property(t, "close-hands-out-what-is-queued", func(t *testing.T) {
-		q := mk(t)
-		must(t, q.Add(obj("a", "1")))
-		q.Close()
-		wantDeltas(t, popOnce(q, nil).item, "{Added:a@1}")
-		if err := popOnce(q, nil).err; !errors.Is(err, cache.ErrFIFOClosed) {
-			t.Errorf("Pop of a closed, empty queue: err = %v, want cache.ErrFIFOClosed", err)
-		}
 	})
 
 	c.property(t, "transformer-runs-once-per-entering-object", func(t *testing.T) {

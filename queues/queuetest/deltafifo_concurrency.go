@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,44 +21,18 @@ func deltaHammer(t *testing.T, newQ NewDeltaFIFO) {
 	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
 	q := newQ(t, cache.DeltaFIFOOptions{KnownObjects: known})
 	got := make(map[string][]string)
-	consumerDone := consume(q, func(ds cache.Deltas) error {
+	consumerDone := consume(q, func(item any) error {
+		ds := item.(cache.Deltas)
 		for _, d := range ds {
 			k, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(d.Object)
 			got[k] = append(got[k], string(d.Type)+":"+describeOne(d.Object))
 		}
-		return applyDeltas(known, ds)
+		return ApplyDeltas(known, ds)
 	})
-	var wg sync.WaitGroup
-	for p := range producers {
-		wg.Go(func() {
-			for v := 1; v <= versions; v++ {
-				for k := range keysEach {
-					o := obj("p"+strconv.Itoa(p)+"-"+strconv.Itoa(k), strconv.Itoa(v))
-					var err error
-					switch v {
-					case 1:
-						err = q.Add(o)
-					case versions:
-						err = q.Delete(o)
-					default:
-						err = q.Update(o)
-					}
-					if err != nil {
-						t.Errorf("producer %d: %v", p, err)
-						return
-					}
-				}
-			}
-		})
-	}
-	wg.Wait()
-	q.Close()
-	if err := <-consumerDone; err != nil {
-		t.Fatalf("consumer: %v", err)
-	}
+	hammer(t, q, producers, keysEach, versions, versions, consumerDone)
 	for p := range producers {
 		for k := range keysEach {
-			name := "p" + strconv.Itoa(p) + "-" + strconv.Itoa(k)
+			name := hammerKey(p, k)
 			want := make([]string, versions)
 			for v := 1; v <= versions; v++ {
 				typ := cache.Updated
@@ -91,7 +64,8 @@ func replaceRacesPops(t *testing.T, newQ NewDeltaFIFO) {
 	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
 	q := newQ(t, cache.DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
 	last := make(map[string]int) // consumer's newest version per key
-	consumerDone := consume(q, func(ds cache.Deltas) error {
+	consumerDone := consume(q, func(item any) error {
+		ds := item.(cache.Deltas)
 		for _, d := range ds {
 			o, ok := d.Object.(*metav1.PartialObjectMetadata)
 			if !ok {
@@ -103,7 +77,7 @@ func replaceRacesPops(t *testing.T, newQ NewDeltaFIFO) {
 			}
 			last[o.Name] = v
 		}
-		return applyDeltas(known, ds)
+		return ApplyDeltas(known, ds)
 	})
 
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -161,13 +135,13 @@ func replaceRacesPops(t *testing.T, newQ NewDeltaFIFO) {
 	}
 }
 
-// consume pops q until it is closed and drained, handing every Deltas to
-// fn inside the process function, and reports the first error.
-func consume(q cache.Queue, fn func(cache.Deltas) error) <-chan error {
+// consume pops q until it is closed and drained, handing every item to fn
+// inside the process function, and reports the first error.
+func consume(q cache.Queue, fn func(item any) error) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		for {
-			_, err := q.Pop(func(item any, _ bool) error { return fn(item.(cache.Deltas)) })
+			_, err := q.Pop(func(item any, _ bool) error { return fn(item) })
 			if errors.Is(err, cache.ErrFIFOClosed) {
 				done <- nil
 				return

@@ -4,9 +4,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// applyDeltas does to store what an informer's processDeltas does: every
-// delta but a deletion adds or updates the object, a deletion removes it.
-func applyDeltas(store cache.Store, ds cache.Deltas) error {
+// ApplyDeltas does to store what an informer's processDeltas does with a
+// popped Deltas: every delta but a deletion adds or updates the object, a
+// deletion removes it. Suites, benchmarks and load generators use it as the
+// consumer that keeps KnownObjects.
+func ApplyDeltas(store cache.Store, ds cache.Deltas) error {
 	for _, d := range ds {
 		var err error
 		if d.Type == cache.Deleted {

@@ -33,7 +33,7 @@ func drivesController(t *testing.T, newQ NewDeltaFIFO, batch bool) {
 	changed := make(chan struct{}, 1)
 	var errs []string
 	apply := func(ds cache.Deltas) {
-		if err := applyDeltas(store, ds); err != nil {
+		if err := ApplyDeltas(store, ds); err != nil {
 			errs = append(errs, err.Error())
 		}
 		select {

@@ -143,18 +143,7 @@ func (d *deltaDiff) write(i int, o any, cand func(cache.Queue, any) error, ref f
 }
 
 func (d *deltaDiff) replace() {
-	var list []any
-	var per [diffKeys][]any
-	for i := range diffKeys {
-		if d.src.intn(2) == 0 {
-			continue
-		}
-		for range 1 + d.src.intn(4)/3 { // now and then a key listed twice
-			o := d.newObj(i)
-			list = append(list, o)
-			per[i] = append(per[i], o)
-		}
-	}
+	list, per := genList(&d.src, d.newObj)
 	d.tr.add("Replace(%s)", describe(list))
 	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
 	for i, r := range d.refs {
@@ -173,17 +162,8 @@ func (d *deltaDiff) replace() {
 	}
 }
 
-func (d *deltaDiff) anyPending() bool {
-	for _, p := range d.pending {
-		if p {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *deltaDiff) pop() {
-	if !d.anyPending() {
+	if !anyOf(d.pending) {
 		return // a Pop would block
 	}
 	var got cache.Deltas
@@ -194,7 +174,7 @@ func (d *deltaDiff) pop() {
 			d.tr.fail("Pop gave process a %T, want cache.Deltas", item)
 		}
 		got, initial = ds, isInitial
-		return applyDeltas(d.candKnown, ds)
+		return ApplyDeltas(d.candKnown, ds)
 	})
 	d.check(err, "candidate Pop")
 	d.tr.add("Pop() -> %s initial=%v", describeOne(got), initial)
@@ -202,7 +182,7 @@ func (d *deltaDiff) pop() {
 }
 
 func (d *deltaDiff) popBatch() {
-	if !d.anyPending() {
+	if !anyOf(d.pending) {
 		return
 	}
 	d.tr.add("PopBatch():")
@@ -219,7 +199,7 @@ func (d *deltaDiff) popBatch() {
 			} else {
 				seen[i] = true
 			}
-			if err := applyDeltas(d.candKnown, ds); err != nil {
+			if err := ApplyDeltas(d.candKnown, ds); err != nil {
 				return err
 			}
 			d.popped(ds, initial)
@@ -231,7 +211,7 @@ func (d *deltaDiff) popBatch() {
 			d.tr.fail("PopBatch gave processSingle a %T, want cache.Deltas", item)
 		}
 		d.tr.add("  single %s initial=%v", describeOne(ds), initial)
-		if err := applyDeltas(d.candKnown, ds); err != nil {
+		if err := ApplyDeltas(d.candKnown, ds); err != nil {
 			return err
 		}
 		d.popped(ds, initial)
@@ -261,7 +241,7 @@ func (d *deltaDiff) popped(got cache.Deltas, initial bool) {
 	var want cache.Deltas
 	_, err := d.refs[i].Pop(func(item any, _ bool) error {
 		want = item.(cache.Deltas)
-		return applyDeltas(d.refKnown, want)
+		return ApplyDeltas(d.refKnown, want)
 	})
 	d.check(err, "reference Pop")
 	if describeOne(got) != describeOne(want) {
@@ -275,14 +255,7 @@ func (d *deltaDiff) popped(got cache.Deltas, initial bool) {
 }
 
 func (d *deltaDiff) checkSynced() {
-	got := d.cand.HasSynced()
-	if d.synced && !got {
-		d.tr.fail("HasSynced went back from true to false")
-	}
-	d.synced = got
-	if closedAlready(d.cand.HasSyncedChecker().Done()) != got {
-		d.tr.fail("HasSynced() = %v disagrees with HasSyncedChecker().Done()", got)
-	}
+	got := d.tr.synced(d.cand, &d.synced)
 	if want := d.populated && len(d.initial) == 0; got != want {
 		d.tr.fail("HasSynced() = %v, client-go says %v", got, want)
 	}
@@ -293,7 +266,7 @@ func (d *deltaDiff) checkSynced() {
 func (d *deltaDiff) finish() {
 	d.tr.add("Close(); drain")
 	d.cand.Close()
-	for d.anyPending() {
+	for anyOf(d.pending) {
 		if d.batch != nil && d.src.intn(2) == 1 {
 			d.popBatch()
 		} else {

@@ -117,18 +117,7 @@ func (d *fifoDiff) write(i int, o any, cand func(cache.Queue, any) error, ref fu
 }
 
 func (d *fifoDiff) replace() {
-	var list []any
-	var per [diffKeys][]any
-	for i := range diffKeys {
-		if d.src.intn(2) == 0 {
-			continue
-		}
-		for range 1 + d.src.intn(4)/3 { // now and then a key listed twice
-			o := d.newObj(i)
-			list = append(list, o)
-			per[i] = append(per[i], o)
-		}
-	}
+	list, per := genList(&d.src, d.newObj)
 	d.tr.add("Replace(%s)", describe(list))
 	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
 	for i, r := range d.refs {
@@ -149,17 +138,8 @@ func (d *fifoDiff) replace() {
 	}
 }
 
-func (d *fifoDiff) anyPresent() bool {
-	for _, p := range d.present {
-		if p {
-			return true
-		}
-	}
-	return false
-}
-
 func (d *fifoDiff) pop() {
-	if !d.anyPresent() {
+	if !anyOf(d.present) {
 		return // a Pop would block
 	}
 	p := popOnce(d.cand, nil)
@@ -188,14 +168,7 @@ func (d *fifoDiff) pop() {
 }
 
 func (d *fifoDiff) checkSynced() {
-	got := d.cand.HasSynced()
-	if d.synced && !got {
-		d.tr.fail("HasSynced went back from true to false")
-	}
-	d.synced = got
-	if closedAlready(d.cand.HasSyncedChecker().Done()) != got {
-		d.tr.fail("HasSynced() = %v disagrees with HasSyncedChecker().Done()", got)
-	}
+	got := d.tr.synced(d.cand, &d.synced)
 	if d.sync.certain && got != d.sync.synced {
 		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced)
 	}
@@ -206,7 +179,7 @@ func (d *fifoDiff) checkSynced() {
 func (d *fifoDiff) finish() {
 	d.tr.add("Close(); drain")
 	d.cand.Close()
-	for d.anyPresent() {
+	for anyOf(d.present) {
 		d.pop()
 		d.checkSynced()
 	}

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 )
 
 // The differential checks and their fuzz targets share one generator: an
@@ -75,3 +78,45 @@ func (tr *trace) fail(format string, args ...any) {
 
 // diffName is the object name of key number i of the universe.
 func diffName(i int) string { return "k" + strconv.Itoa(i) }
+
+// genList draws a Replace list from src: every key of the universe with
+// probability 1/2, now and then twice, each entry a fresh object from
+// newObj. per is each key's share of the list, in order.
+func genList(src *opSource, newObj func(i int) *metav1.PartialObjectMetadata) (list []any, per [diffKeys][]any) {
+	for i := range diffKeys {
+		if src.intn(2) == 0 {
+			continue
+		}
+		for range 1 + src.intn(4)/3 {
+			o := newObj(i)
+			list = append(list, o)
+			per[i] = append(per[i], o)
+		}
+	}
+	return list, per
+}
+
+// anyOf reports whether any key's flag is set.
+func anyOf(flags [diffKeys]bool) bool {
+	for _, f := range flags {
+		if f {
+			return true
+		}
+	}
+	return false
+}
+
+// synced reads q's HasSynced, failing the trace if it went back to false
+// since *last or disagrees with the HasSyncedChecker's Done channel.
+func (tr *trace) synced(q cache.Queue, last *bool) bool {
+	tr.t.Helper()
+	got := q.HasSynced()
+	if *last && !got {
+		tr.fail("HasSynced went back from true to false")
+	}
+	*last = got
+	if closedAlready(q.HasSyncedChecker().Done()) != got {
+		tr.fail("HasSynced() = %v disagrees with HasSyncedChecker().Done()", got)
+	}
+	return got
+}

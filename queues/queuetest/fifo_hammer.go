@@ -1,7 +1,6 @@
 package queuetest
 
 import (
-	"errors"
 	"strconv"
 	"sync"
 	"testing"
@@ -16,38 +15,50 @@ import (
 func fifoHammer(t *testing.T, q cache.Queue) {
 	const producers, keysEach, versions = 8, 16, 40
 	popped := make(map[string][]int)
-	consumerDone := make(chan error)
-	go func() {
-		for {
-			var item any
-			_, err := q.Pop(func(it any, _ bool) error { item = it; return nil })
-			if errors.Is(err, cache.ErrFIFOClosed) {
-				consumerDone <- nil
-				return
+	consumerDone := consume(q, func(item any) error {
+		m := item.(interface {
+			GetName() string
+			GetResourceVersion() string
+		})
+		v, _ := strconv.Atoi(m.GetResourceVersion())
+		popped[m.GetName()] = append(popped[m.GetName()], v)
+		return nil
+	})
+	hammer(t, q, producers, keysEach, versions, versions/2, consumerDone)
+	if len(popped) != producers*keysEach {
+		t.Fatalf("popped %d distinct keys, want %d", len(popped), producers*keysEach)
+	}
+	for name, vs := range popped {
+		for i := 1; i < len(vs); i++ {
+			if vs[i] <= vs[i-1] {
+				t.Fatalf("%s popped versions %v: not strictly increasing", name, vs)
 			}
-			if err != nil {
-				consumerDone <- err
-				return
-			}
-			m := item.(interface {
-				GetName() string
-				GetResourceVersion() string
-			})
-			v, _ := strconv.Atoi(m.GetResourceVersion())
-			popped[m.GetName()] = append(popped[m.GetName()], v)
 		}
-	}()
+		if last := vs[len(vs)-1]; last != versions {
+			t.Fatalf("%s: last popped version %d, want %d", name, last, versions)
+		}
+	}
+}
+
+// hammerKey names key k of producer p.
+func hammerKey(p, k int) string { return "p" + strconv.Itoa(p) + "-" + strconv.Itoa(k) }
+
+// hammer runs producers goroutines, each writing versions 1..versions of
+// its keysEach keys (Add first, Delete at version deleteAt, Update
+// otherwise), then closes q and waits for the consumer to drain it.
+func hammer(t *testing.T, q cache.Queue, producers, keysEach, versions, deleteAt int, consumerDone <-chan error) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for p := range producers {
 		wg.Go(func() {
 			for v := 1; v <= versions; v++ {
 				for k := range keysEach {
-					o := obj("p"+strconv.Itoa(p)+"-"+strconv.Itoa(k), strconv.Itoa(v))
+					o := obj(hammerKey(p, k), strconv.Itoa(v))
 					var err error
-					switch {
-					case v == 1:
+					switch v {
+					case 1:
 						err = q.Add(o)
-					case v == versions/2:
+					case deleteAt:
 						err = q.Delete(o)
 					default:
 						err = q.Update(o)
@@ -64,18 +75,5 @@ func fifoHammer(t *testing.T, q cache.Queue) {
 	q.Close()
 	if err := <-consumerDone; err != nil {
 		t.Fatalf("consumer: %v", err)
-	}
-	if len(popped) != producers*keysEach {
-		t.Fatalf("popped %d distinct keys, want %d", len(popped), producers*keysEach)
-	}
-	for name, vs := range popped {
-		for i := 1; i < len(vs); i++ {
-			if vs[i] <= vs[i-1] {
-				t.Fatalf("%s popped versions %v: not strictly increasing", name, vs)
-			}
-		}
-		if last := vs[len(vs)-1]; last != versions {
-			t.Fatalf("%s: last popped version %d, want %d", name, last, versions)
-		}
 	}
 }

@@ -33,9 +33,6 @@ func (s *Set[A]) Bulk(fn func(b *Bulk[A]) error) error {
 	return err
 }
 
-// Shards returns the number of shards.
-func (b *Bulk[A]) Shards() int { return len(b.s.shards) }
-
 // Reserve prepares for about n new keys: a Set that holds no key yet sizes
 // its indexes and slot tables at once instead of growing them step by step
 // (the first relist of an informer is the largest allocation of its life).

@@ -13,8 +13,9 @@ import (
 
 // Config selects a Set's layout.
 type Config struct {
-	// Shards is the number of independently locked shards, a power of two
-	// (validate user input with shard.Validate). 1 gives a single-mutex queue.
+	// Shards is the number of independently locked shards: 0 selects
+	// shard.DefaultCount, others are rounded up to a power of two (see
+	// shard.Validate). 1 gives a single-mutex queue.
 	Shards int
 	// Ring hands queued keys to Pop through one lock-free MPMC ring (global
 	// FIFO order) instead of one deque per shard (FIFO order per shard).
@@ -50,14 +51,19 @@ type shardOf[A any] struct {
 	_     [64]byte // keep neighbouring shards' locks off one cache line
 }
 
-// New returns an empty Set.
+// New returns an empty Set, or an error naming the setting that is out of
+// range.
 func New[A any](c Config) (*Set[A], error) {
-	if c.Shards < 1 || c.Shards&(c.Shards-1) != 0 || c.Shards > shard.MaxCount {
-		return nil, fmt.Errorf("keyq: shard count must be a power of two in [1, %d], got %d", shard.MaxCount, c.Shards)
+	n, err := shard.Validate(c.Shards)
+	if err != nil {
+		return nil, err
+	}
+	if c.RingSize < 0 {
+		return nil, fmt.Errorf("ring size must not be negative, got %d", c.RingSize)
 	}
 	s := &Set[A]{
-		shards:    make([]shardOf[A], c.Shards),
-		pick:      shard.NewStrings(c.Shards),
+		shards:    make([]shardOf[A], n),
+		pick:      shard.NewStrings(n),
 		syncAfter: c.SyncAfterProcess,
 		sync:      newSynced(),
 		wait:      newWaiter(),
@@ -69,7 +75,7 @@ func New[A any](c Config) (*Set[A], error) {
 		}
 		r, err := newRingOrder(size)
 		if err != nil {
-			return nil, fmt.Errorf("keyq: %w", err)
+			return nil, err
 		}
 		s.ring = r
 	}
@@ -98,6 +104,9 @@ func (s *Set[A]) push(sh int, i int32) {
 	x.t.queue.PushBack(mkQent(i, false))
 	x.ready.Add(1)
 }
+
+// Shards returns the number of shards (families keep per-shard scratch).
+func (s *Set[A]) Shards() int { return len(s.shards) }
 
 // MarkPopulated records a single-key write for HasSynced.
 func (s *Set[A]) MarkPopulated() { s.sync.markPopulated() }
@@ -236,6 +245,20 @@ func (s *Set[A]) take() (sh int, e entry, ok bool) {
 			x.mu.Unlock() // cancelled by a queue reset
 		}
 	}
+	sh, ok = s.lockReady()
+	if !ok {
+		return 0, entry{}, false
+	}
+	x := &s.shards[sh]
+	q, _ := x.t.queue.PopFront()
+	x.ready.Add(-1)
+	return sh, entry{slot: q.slot(), shard: int32(sh), initial: q.initial()}, true
+}
+
+// lockReady finds a shard with queued entries (per-shard mode), starting
+// one further each call so shards are served round-robin, and returns it
+// locked.
+func (s *Set[A]) lockReady() (sh int, ok bool) {
 	n := len(s.shards)
 	start := 0
 	if n > 1 {
@@ -248,13 +271,12 @@ func (s *Set[A]) take() (sh int, e entry, ok bool) {
 			continue
 		}
 		x.mu.Lock()
-		if q, ok := x.t.queue.PopFront(); ok {
-			x.ready.Add(-1)
-			return sh, entry{slot: q.slot(), shard: int32(sh), initial: q.initial()}, true
+		if x.t.queue.Len() > 0 {
+			return sh, true
 		}
 		x.mu.Unlock()
 	}
-	return 0, entry{}, false
+	return 0, false
 }
 
 func (s *Set[A]) available() bool {
@@ -325,25 +347,11 @@ func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
 	if s.ring != nil {
 		return s.popBatchRing(b)
 	}
-	n := len(s.shards)
-	start := 0
-	if n > 1 {
-		start = int(s.cursor.Add(1))
+	sh, ok := s.lockReady()
+	if !ok {
+		return false, nil
 	}
-	for j := range n {
-		sh := (start + j) & (n - 1)
-		x := &s.shards[sh]
-		if x.ready.Load() == 0 {
-			continue
-		}
-		x.mu.Lock()
-		if x.t.queue.Len() == 0 {
-			x.mu.Unlock()
-			continue
-		}
-		return true, s.popBatchShard(x, b)
-	}
-	return false, nil
+	return true, s.popBatchShard(&s.shards[sh], b)
 }
 
 func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {

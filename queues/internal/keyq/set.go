@@ -295,18 +295,6 @@ func (s *Set[A]) available() bool {
 // (several consumers are unusual; one pays a single atomic load here).
 func (s *Set[A]) moreForWaiters() bool { return s.wait.waiters.Load() > 0 && s.available() }
 
-// Len returns the number of queued entries (a snapshot under concurrency).
-func (s *Set[A]) Len() int {
-	if s.ring != nil {
-		return s.ring.ring.Len() + int(s.ring.ovN.Load())
-	}
-	n := 0
-	for i := range s.shards {
-		n += int(s.shards[i].ready.Load())
-	}
-	return n
-}
-
 // Batch is what PopBatch asks of its caller.
 type Batch[A any] struct {
 	// Max is the most entries one batch may hold.

@@ -87,7 +87,14 @@ func (c config) queueProperties(t *testing.T, mk func(t *testing.T) cache.Queue)
 		q := mk(t)
 		must(t, q.Add(obj("a", "1")))
 		must(t, q.Add(obj("b", "1")))
+		ic, hasIsClosed := q.(interface{ IsClosed() bool })
+		if hasIsClosed && ic.IsClosed() {
+			t.Error("IsClosed before Close")
+		}
 		q.Close()
+		if hasIsClosed && !ic.IsClosed() {
+			t.Error("IsClosed false after Close")
+		}
 		wantKeys(t, fifoKeys(t, []popped{popOnce(q, nil), popOnce(q, nil)}), key("a"), key("b"))
 		for range 2 {
 			if err := popOnce(q, nil).err; !errors.Is(err, cache.ErrFIFOClosed) {

@@ -114,30 +114,22 @@ func (b *Bulk[A]) Range(fn func(r Ref, sl *Slot[A]) bool) {
 // ResetQueue drops every queue entry (a FIFO's Replace rebuilds its queue
 // from scratch). Dropped initial entries no longer hold HasSynced back. In
 // ring mode, entries already taken by a Pop that waits for a shard lock are
-// cancelled by the epoch they carry.
+// cancelled by the epoch they carry (their slots' counts are reset here).
 func (b *Bulk[A]) ResetQueue() {
 	s := b.s
-	dropped := 0
 	if s.ring != nil {
-		for _, e := range s.ring.drain() {
-			if e.initial && e.epoch == s.epoch {
-				dropped++
-			}
-		}
+		s.ring.drain()
 		s.epoch++
 	}
+	dropped := 0
 	for sh := range s.shards {
 		x := &s.shards[sh]
-		x.t.queue.All(func(q qent) bool {
-			if q.initial() {
-				dropped++
-			}
-			return true
-		})
 		x.t.queue.Reset()
 		x.ready.Store(0)
 		for i := range x.t.slots {
-			x.t.slots[i].entries = 0
+			sl := &x.t.slots[i]
+			dropped += int(sl.initial)
+			sl.entries, sl.initial = 0, 0
 		}
 	}
 	s.sync.popped(dropped)
@@ -153,24 +145,11 @@ func (b *Bulk[A]) MarkInitial() {
 		return
 	}
 	n := 0
-	if s.ring != nil {
-		for _, e := range s.ring.drain() {
-			if e.epoch != s.epoch {
-				continue // cancelled by an earlier reset
-			}
-			e.initial = true
-			s.ring.push(e)
-			n++
-		}
-	}
-	for sh := range s.shards {
-		q := &s.shards[sh].t.queue
-		for range q.Len() {
-			e, _ := q.PopFront()
-			q.PushBack(mkQent(e.slot(), true))
-			n++
-		}
-	}
+	b.Range(func(_ Ref, sl *Slot[A]) bool {
+		sl.initial = sl.entries
+		n += int(sl.entries)
+		return true
+	})
 	s.sync.initial(n)
 }
 

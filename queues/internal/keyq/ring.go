@@ -14,15 +14,13 @@ import (
 // every shard lock anyway.
 const DefaultRingSize = 1024
 
-// entry is one queued key in ring mode: the slot's address, whether it
-// belongs to the initial population, and the queue epoch it was queued in,
-// so an entry that a queue reset (a FIFO's Replace) has cancelled is
-// recognised when a Pop finds it afterwards.
+// entry is one queued key: the slot's address and, in ring mode, the queue
+// epoch it was queued in, so an entry that a queue reset (a FIFO's
+// Replace) has cancelled is recognised when a Pop finds it afterwards.
 type entry struct {
-	slot    int32
-	shard   int32
-	epoch   uint32
-	initial bool
+	slot  int32
+	shard int32
+	epoch uint32
 }
 
 // ringOrder keeps queued entries in one global FIFO: a bounded lock-free
@@ -73,15 +71,12 @@ func (o *ringOrder) pop() (entry, bool) {
 	return e, ok
 }
 
-// drain removes and returns every entry, in order.
-func (o *ringOrder) drain() []entry {
-	var all []entry
+// drain removes every entry.
+func (o *ringOrder) drain() {
 	for {
-		e, ok := o.pop()
-		if !ok {
-			return all
+		if _, ok := o.pop(); !ok {
+			return
 		}
-		all = append(all, e)
 	}
 }
 

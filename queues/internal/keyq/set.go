@@ -101,7 +101,7 @@ func (s *Set[A]) push(sh int, i int32) {
 		s.ring.push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
 		return
 	}
-	x.t.queue.PushBack(mkQent(i, false))
+	x.t.queue.PushBack(i)
 	x.ready.Add(1)
 }
 
@@ -203,17 +203,15 @@ func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
 	defer x.mu.Unlock() // take returned with the lock held
 	i := e.slot
 	sl := &x.t.slots[i]
-	sl.entries--
-	sl.used = true
-	if e.initial {
-		s.sync.popped(1)
+	initial := s.dequeued(sl)
+	if initial {
 		if s.syncAfter {
 			*syncDue = true
 		} else {
 			s.sync.check()
 		}
 	}
-	done, eff := fn(sl, e.initial)
+	done, eff := fn(sl, initial)
 	if eff&Enqueue != 0 {
 		s.push(sh, i)
 	}
@@ -250,9 +248,22 @@ func (s *Set[A]) take() (sh int, e entry, ok bool) {
 		return 0, entry{}, false
 	}
 	x := &s.shards[sh]
-	q, _ := x.t.queue.PopFront()
+	i, _ := x.t.queue.PopFront()
 	x.ready.Add(-1)
-	return sh, entry{slot: q.slot(), shard: int32(sh), initial: q.initial()}, true
+	return sh, entry{slot: i, shard: int32(sh)}, true
+}
+
+// dequeued books one entry of sl leaving the queue (needs its shard lock)
+// and reports whether it was an initial one, counting it against HasSynced.
+func (s *Set[A]) dequeued(sl *Slot[A]) (initial bool) {
+	sl.entries--
+	sl.used = true
+	if sl.initial == 0 {
+		return false
+	}
+	sl.initial--
+	s.sync.popped(1)
+	return true
 }
 
 // lockReady finds a shard with queued entries (per-shard mode), starting
@@ -345,33 +356,29 @@ func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
 func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 	defer x.mu.Unlock()
 	head, _ := x.t.queue.Front()
-	initial := head.initial()
+	initial := x.t.slots[head].initial > 0
 	n := 0
 	for n < b.Max {
-		q, ok := x.t.queue.Front()
-		if !ok || q.initial() != initial {
+		i, ok := x.t.queue.Front()
+		if !ok {
 			break
 		}
-		sl := &x.t.slots[q.slot()]
+		sl := &x.t.slots[i]
 		fits := b.Fits(sl)
-		if n > 0 && !fits {
+		if (sl.initial > 0) != initial || (n > 0 && !fits) {
 			break
 		}
 		x.t.queue.PopFront()
 		x.ready.Add(-1)
-		sl.entries--
-		sl.used = true
-		x.t.settle(q.slot(), b.Take(sl))
+		s.dequeued(sl)
+		x.t.settle(i, b.Take(sl))
 		n++
 		if !fits {
 			break
 		}
 	}
 	x.t.popped(n)
-	if initial {
-		s.sync.popped(n)
-		s.sync.check()
-	}
+	s.sync.check()
 	err := b.Process(n, initial)
 	if s.moreForWaiters() {
 		s.wait.notify()
@@ -391,10 +398,7 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 		if n == 0 {
 			return
 		}
-		if initial {
-			s.sync.popped(n)
-			s.sync.check()
-		}
+		s.sync.check()
 		if err := b.Process(n, initial); err != nil {
 			errs = append(errs, err)
 		}
@@ -412,12 +416,10 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 		x := &s.shards[e.shard]
 		sl := &x.t.slots[e.slot]
 		fits := b.Fits(sl)
-		if n > 0 && (!fits || e.initial != initial) {
+		if n > 0 && (!fits || (sl.initial > 0) != initial) {
 			flush() // the batch so far, then this entry starts the next
 		}
-		initial = e.initial
-		sl.entries--
-		sl.used = true
+		initial = s.dequeued(sl)
 		x.t.settle(e.slot, b.Take(sl))
 		x.t.popped(1)
 		n++

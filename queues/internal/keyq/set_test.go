@@ -261,3 +261,36 @@ func TestLookupNextPredictsListOrder(t *testing.T) {
 		return nil
 	})
 }
+
+// TestInitialCountsEntriesInFlight: a ring entry a Pop has taken but not yet
+// locked when the first Replace marks the initial population still counts
+// as initial when that Pop gets to it, and a reset meanwhile releases it.
+func TestInitialCountsEntriesInFlight(t *testing.T) {
+	for _, reset := range []bool{false, true} {
+		s := newTestSet(t, layouts["ring"])
+		add(s, "a", 1)
+		e, _ := s.ring.pop() // in flight
+		_ = s.Bulk(func(b *Bulk[int]) error {
+			b.MarkInitial()
+			if reset {
+				b.ResetQueue()
+			}
+			return nil
+		})
+		if s.HasSynced() != reset {
+			t.Fatalf("reset=%v: HasSynced = %v before the in-flight entry is handled", reset, s.HasSynced())
+		}
+		x := &s.shards[e.shard]
+		x.mu.Lock()
+		if e.epoch == s.epoch { // what take does next
+			if !s.dequeued(&x.t.slots[e.slot]) {
+				t.Error("the in-flight entry was not initial")
+			}
+		}
+		x.mu.Unlock()
+		s.sync.check()
+		if !s.HasSynced() {
+			t.Errorf("reset=%v: not synced once the only initial entry is gone", reset)
+		}
+	}
+}

@@ -15,9 +15,16 @@ type Slot[A any] struct {
 	Stamp uint32
 
 	entries int32 // queue entries naming this slot
-	live    bool  // the slot is in the index (not on the free list)
-	empty   bool  // Acc holds nothing, per the last callback's Effect
-	used    bool  // touched since the last sweep
+	// initial counts the first of those entries that belong to the initial
+	// population (the first Replace). A slot's entries leave the queue in
+	// the order they entered it and every later entry is queued after the
+	// initial ones, so the next entry popped is initial iff initial > 0.
+	// Counting here rather than flagging entries also covers an entry a
+	// ring-mode Pop holds between taking it and locking its shard.
+	initial int32
+	live    bool // the slot is in the index (not on the free list)
+	empty   bool // Acc holds nothing, per the last callback's Effect
+	used    bool // touched since the last sweep
 }
 
 // idle: the slot holds nothing and is not queued; only its interned key is
@@ -38,22 +45,6 @@ const (
 	Forget
 )
 
-// qent is a per-shard queue entry: a slot index, and whether the entry
-// belongs to the initial population (the first Replace).
-type qent uint32
-
-const initialBit = 1 << 31
-
-func mkQent(slot int32, initial bool) qent {
-	if initial {
-		return qent(slot) | initialBit
-	}
-	return qent(slot)
-}
-
-func (e qent) slot() int32   { return int32(e &^ initialBit) }
-func (e qent) initial() bool { return e&initialBit != 0 }
-
 // sweepMin is the fewest pops between two sweeps of a shard's idle slots.
 const sweepMin = 1024
 
@@ -62,8 +53,8 @@ type table[A any] struct {
 	index map[string]int32
 	slots []Slot[A]
 	free  []int32
-	queue deque.Deque[qent] // per-shard mode only
-	pops  int               // since the last sweep
+	queue deque.Deque[int32] // slot indexes; per-shard mode only
+	pops  int                // since the last sweep
 }
 
 func (t *table[A]) find(s string, b []byte) (int32, bool) {

@@ -11,10 +11,10 @@ import (
 // and Done's channel closes when it turns true.
 //
 // client-go counts pops after the first Replace; with FIFO order the first
-// that-many pops are exactly the initial entries. The Set marks the initial
-// entries themselves instead, which is the same under FIFO order and stays
-// right when shards are served round-robin (a later key of one shard may be
-// popped before an initial key of another).
+// that-many pops are exactly the initial entries. The Set counts the initial
+// entries per slot instead (Slot.initial), which is the same under FIFO
+// order and stays right when shards are served round-robin (a later key of
+// one shard may be popped before an initial key of another).
 //
 // The hot paths only read atomics: populated flips once, count is zero in
 // steady state. The mutex orders the rare transitions.

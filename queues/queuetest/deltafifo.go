@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/testobj"
 )
 
 // NewDeltaFIFO constructs a fresh, empty DeltaFIFO honouring opts for one
@@ -156,6 +157,18 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 	})
 
 	c.queueProperties(t, func(t *testing.T) cache.Queue { return mk(t) })
+
+	c.property(t, "custom-key-function", func(t *testing.T) {
+		q := newDeltaFIFO(t, cache.DeltaFIFOOptions{KeyFunction: byName})
+		must(t, q.Add(obj("a", "1")))
+		must(t, q.Update(testobj.Meta("other", "a", "2"))) // same name: same key
+		if k, ok := q.(interface{ KeyOf(any) (string, error) }); ok {
+			if got, err := k.KeyOf(obj("a", "9")); err != nil || got != "name:a" {
+				t.Errorf("KeyOf = %q, %v; want the custom key name:a", got, err)
+			}
+		}
+		wantDrained(t, q, "{Added:a@1 Updated:a@2}")
+	})
 
 	c.property(t, "keyof-sees-through-deltas-and-tombstones", func(t *testing.T) {
 		q := mk(t)

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
@@ -89,6 +90,17 @@ func RunFIFO(t *testing.T, newFIFO NewFIFO, opts ...Option) {
 	})
 
 	c.queueProperties(t, mk)
+
+	c.property(t, "custom-key-function", func(t *testing.T) {
+		q := newFIFO(t, byName)
+		must(t, q.Add(obj("a", "1")))
+		must(t, q.Add(testobj.Meta("other", "a", "2"))) // same name: same key
+		got := drain(t, q)
+		if len(got) != 1 {
+			t.Fatalf("popped %d items, want 1 (one key)", len(got))
+		}
+		wantObj(t, got[0].item, "a", "2")
+	})
 
 	c.property(t, "key-error-does-not-sync", func(t *testing.T) {
 		q := mk(t) // (client-go's DeltaFIFO, unlike its FIFO, marks itself populated first)

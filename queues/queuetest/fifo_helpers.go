@@ -106,3 +106,13 @@ func isKeyError(err error) bool {
 	var ke cache.KeyError
 	return errors.As(err, &ke)
 }
+
+// byName is a custom key function: objects of one name share a key,
+// whatever their namespace.
+func byName(o any) (string, error) {
+	m, ok := o.(*metav1.PartialObjectMetadata)
+	if !ok {
+		return "", errors.New("not a test object")
+	}
+	return "name:" + m.Name, nil
+}

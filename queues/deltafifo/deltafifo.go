@@ -12,7 +12,7 @@ import (
 
 // ErrRequeue may be returned by a Pop process function: the popped Deltas go
 // back into the queue unless the key got new deltas meanwhile, and Pop
-// returns Err. (client-go removed this in v0.31; the seeds rely on it.)
+// returns Err. (client-go has since removed it; the seeds rely on it.)
 type ErrRequeue = keyq.ErrRequeue
 
 // DefaultMaxBatch is the most keys PopBatch hands to one processBatch call,

@@ -22,9 +22,9 @@
 //   - A failed Add, Update or Delete (key or Transformer error) changes
 //     nothing; client-go marks the queue populated first, so a bad first
 //     write syncs it.
-//   - HasSynced waits for the entries the first Replace queued, flagged as
-//     such, rather than counting that many pops: the same under FIFO order,
-//     and right under per-shard order.
+//   - HasSynced waits for the very entries the first Replace queued
+//     (counted per key), rather than for that many pops: the same under
+//     FIFO order, and right under per-shard order.
 //   - Where client-go allocates per operation, these reuse: a key's string
 //     is interned in its slot (namespace/name keys are built in a stack
 //     buffer and looked up without allocating), first deltas are carved

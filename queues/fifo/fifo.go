@@ -10,7 +10,7 @@ import (
 
 // ErrRequeue may be returned by a Pop process function: the popped object
 // goes back into the queue unless its key was queued again meanwhile, and
-// Pop returns Err. (client-go removed this in v0.31; the seeds rely on it.)
+// Pop returns Err. (client-go has since removed it; the seeds rely on it.)
 type ErrRequeue = keyq.ErrRequeue
 
 // item is a FIFO key's accumulator: the newest object, if not deleted.

@@ -6,7 +6,7 @@ import "errors"
 // item back into the queue, unless its key was queued again meanwhile (the
 // producer's newer state wins). Pop then returns Err.
 //
-// client-go's queues had this until v0.31; the lab's queues keep it.
+// client-go's queues had this once; the lab's queues keep it.
 type ErrRequeue struct {
 	// Err is returned by Pop. It may be nil.
 	Err error

@@ -65,9 +65,6 @@ func sameFunc(a, b cache.KeyFunc) bool {
 	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
 }
 
-// Func returns the wrapped cache.KeyFunc.
-func (f KeyFunc) Func() cache.KeyFunc { return f.fn }
-
 // Key returns obj's key — as s, or spelled in b (non-nil, backed by scratch,
 // usually a stack array of ScratchSize bytes) — and exactly the error the
 // wrapped function would return.

@@ -126,30 +126,29 @@ func (s *Set[A]) IsClosed() bool { return s.wait.closed.Load() }
 
 // Write runs fn on the slot of key (ks, kb) under its shard lock, creating
 // the slot if create is set (otherwise a missing key is left alone and fn is
-// not called). It reports whether fn ran.
-func (s *Set[A]) Write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) bool {
-	ran, queued := s.write(ks, kb, create, fn)
-	if queued {
+// not called).
+func (s *Set[A]) Write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) {
+	if s.write(ks, kb, create, fn) {
 		s.wait.notify()
 	}
-	return ran
 }
 
-func (s *Set[A]) write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) (ran, queued bool) {
+// write is Write under the lock; it reports whether it queued an entry.
+func (s *Set[A]) write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) (queued bool) {
 	sh := s.shardIndex(ks, kb)
 	x := &s.shards[sh]
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	i, ok := x.t.lookup(ks, kb, create)
 	if !ok {
-		return false, false
+		return false
 	}
 	eff := fn(sh, &x.t.slots[i])
 	if eff&Enqueue != 0 {
 		s.push(sh, i)
 	}
 	x.t.settle(i, eff)
-	return true, eff&Enqueue != 0
+	return eff&Enqueue != 0
 }
 
 // Read runs fn on the slot of key (ks, kb), if it has one, under its shard

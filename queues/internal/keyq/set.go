@@ -43,8 +43,11 @@ type Set[A any] struct {
 }
 
 type shardOf[A any] struct {
-	mu    sync.Mutex
-	ready atomic.Int32 // len(t.queue), readable without mu (per-shard mode)
+	mu sync.Mutex
+	// ready is len(t.queue), readable without mu, so Pop can skip empty
+	// shards without locking them. A single shard needs no such shortcut,
+	// and skips the two atomic updates per Add+Pop (see counted).
+	ready atomic.Int32
 	t     table[A]
 	// guess is the slot Bulk.LookupNext found last in this shard.
 	guess int32
@@ -102,8 +105,14 @@ func (s *Set[A]) push(sh int, i int32) {
 		return
 	}
 	x.t.queue.PushBack(i)
-	x.ready.Add(1)
+	if s.counted() {
+		x.ready.Add(1)
+	}
 }
+
+// counted reports whether shards keep their ready count: in per-shard mode
+// with more than one shard.
+func (s *Set[A]) counted() bool { return len(s.shards) > 1 }
 
 // Shards returns the number of shards (families keep per-shard scratch).
 func (s *Set[A]) Shards() int { return len(s.shards) }
@@ -198,6 +207,17 @@ func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
 		s.wait.park(s.available)
 		return false, nil
 	}
+	done, requeued := s.handle(sh, e, fn, syncDue)
+	if requeued || s.moreForWaiters() {
+		s.wait.notify() // a requeue, or work for another waiting consumer
+	}
+	return done, nil
+}
+
+// handle runs fn on the entry take returned, with its shard lock held, and
+// unlocks it; it reports whether fn consumed the entry and whether it put
+// the key back.
+func (s *Set[A]) handle(sh int, e entry, fn PopFunc[A], syncDue *bool) (done, requeued bool) {
 	x := &s.shards[sh]
 	defer x.mu.Unlock() // take returned with the lock held
 	i := e.slot
@@ -220,10 +240,7 @@ func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
 		s.sync.check()
 		*syncDue = false
 	}
-	if eff&Enqueue != 0 || s.moreForWaiters() {
-		s.wait.notify() // a requeue, or work for another waiting consumer
-	}
-	return done, nil
+	return done, eff&Enqueue != 0
 }
 
 // take pops one queue entry and returns its shard, locked, and the entry.
@@ -248,7 +265,9 @@ func (s *Set[A]) take() (sh int, e entry, ok bool) {
 	}
 	x := &s.shards[sh]
 	i, _ := x.t.queue.PopFront()
-	x.ready.Add(-1)
+	if s.counted() {
+		x.ready.Add(-1)
+	}
 	return sh, entry{slot: i, shard: int32(sh)}, true
 }
 
@@ -277,7 +296,7 @@ func (s *Set[A]) lockReady() (sh int, ok bool) {
 	for j := range n {
 		sh := (start + j) & (n - 1)
 		x := &s.shards[sh]
-		if x.ready.Load() == 0 {
+		if s.counted() && x.ready.Load() == 0 {
 			continue
 		}
 		x.mu.Lock()
@@ -289,9 +308,19 @@ func (s *Set[A]) lockReady() (sh int, ok bool) {
 	return 0, false
 }
 
+// available reports whether anything is queued. Where the shard is not
+// counted it looks under the lock: a consumer announces itself as a waiter
+// before looking, a producer looks for waiters after unlocking, so the
+// mutex orders the two and no wake-up is lost.
 func (s *Set[A]) available() bool {
 	if s.ring != nil {
 		return s.ring.available()
+	}
+	if !s.counted() {
+		x := &s.shards[0]
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.t.queue.Len() > 0
 	}
 	for i := range s.shards {
 		if s.shards[i].ready.Load() > 0 {
@@ -303,6 +332,7 @@ func (s *Set[A]) available() bool {
 
 // moreForWaiters: another consumer is parked and there is work for it
 // (several consumers are unusual; one pays a single atomic load here).
+// Call it without holding a shard lock.
 func (s *Set[A]) moreForWaiters() bool { return s.wait.waiters.Load() > 0 && s.available() }
 
 // Batch is what PopBatch asks of its caller.
@@ -332,6 +362,9 @@ func (s *Set[A]) PopBatch(b Batch[A]) error {
 	for {
 		got, err := s.popBatchOnce(b)
 		if got || err != nil {
+			if s.moreForWaiters() {
+				s.wait.notify() // work for another waiting consumer
+			}
 			return err
 		}
 		if s.wait.closed.Load() && !s.available() {
@@ -368,7 +401,9 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 			break
 		}
 		x.t.queue.PopFront()
-		x.ready.Add(-1)
+		if s.counted() {
+			x.ready.Add(-1)
+		}
 		s.dequeued(sl)
 		x.t.settle(i, b.Take(sl))
 		n++
@@ -378,11 +413,7 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 	}
 	x.t.popped(n)
 	s.sync.check()
-	err := b.Process(n, initial)
-	if s.moreForWaiters() {
-		s.wait.notify()
-	}
-	return err
+	return b.Process(n, initial)
 }
 
 func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
@@ -428,9 +459,6 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 		}
 	}
 	flush()
-	if s.moreForWaiters() {
-		s.wait.notify()
-	}
 	return popped > 0, errors.Join(errs...)
 }
 

@@ -109,3 +109,13 @@ func (o Order) String() string {
 		return fmt.Sprintf("Order(%d)", int(o))
 	}
 }
+
+// Must unwraps a constructor called with settings known to be valid, such
+// as a registry entry's defaults: an error there is a programming error, so
+// Must panics with it.
+func Must[Q any](q Q, err error) Q {
+	if err != nil {
+		panic(err)
+	}
+	return q
+}

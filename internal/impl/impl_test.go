@@ -1,6 +1,7 @@
 package impl_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,4 +45,16 @@ func TestSelect(t *testing.T) {
 	assert.EqualError(t, err, `implementation "sharded" selected twice`)
 	_, err = list.Select("sharded,ring")
 	assert.ErrorContains(t, err, `unknown implementation "ring"`)
+}
+
+func TestMust(t *testing.T) {
+	if got := impl.Must(42, nil); got != 42 {
+		t.Errorf("Must(42, nil) = %d", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Must with an error did not panic")
+		}
+	}()
+	impl.Must(0, errors.New("bad default"))
 }

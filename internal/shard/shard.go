@@ -65,3 +65,30 @@ func NewPicker[K comparable](n int) Picker[K] {
 func (p Picker[K]) Of(k K) int {
 	return int(maphash.Comparable(p.seed, k) & p.mask)
 }
+
+// Strings maps string keys to one of a fixed power-of-two number of shards,
+// and gives a key spelled as a byte slice the same shard as its string form.
+// A caller that builds a key in a scratch buffer can route it without first
+// converting it to a string (which would allocate); Picker[string] cannot
+// promise that, because maphash.Comparable and maphash.Bytes hash
+// differently.
+type Strings struct {
+	seed maphash.Seed
+	mask uint64
+}
+
+// NewStrings returns a Strings picker over n shards; n must be a power of
+// two (use Validate first).
+func NewStrings(n int) Strings {
+	if n < 1 || n&(n-1) != 0 {
+		panic(fmt.Sprintf("shard: NewStrings needs a power of two, got %d", n)) // programming error, not input
+	}
+	return Strings{seed: maphash.MakeSeed(), mask: uint64(n - 1)}
+}
+
+// Of returns the shard index of s, in [0, n).
+func (p Strings) Of(s string) int { return int(maphash.String(p.seed, s) & p.mask) }
+
+// OfBytes returns the shard index of the key spelled by b: the same index
+// Of returns for string(b).
+func (p Strings) OfBytes(b []byte) int { return int(maphash.Bytes(p.seed, b) & p.mask) }

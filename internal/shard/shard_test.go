@@ -55,3 +55,19 @@ func BenchmarkOf(b *testing.B) {
 		p.Of("default/some-pod-name")
 	}
 }
+
+func TestStringsAgreesOnBytesAndSpreads(t *testing.T) {
+	p := shard.NewStrings(16)
+	counts := make([]int, 16)
+	for i := range 16_000 {
+		k := fmt.Sprintf("ns-%d/pod-%d", i%100, i)
+		s := p.Of(k)
+		require.Equal(t, s, p.OfBytes([]byte(k)), "a key's bytes route like its string")
+		counts[s]++
+	}
+	for s, c := range counts {
+		assert.InDelta(t, 1000, c, 300, "shard %d got %d keys", s, c)
+	}
+	assert.Equal(t, 0, shard.NewStrings(1).Of("anything"), "one shard takes every key")
+	assert.Panics(t, func() { shard.NewStrings(3) })
+}

@@ -47,3 +47,18 @@ func TestRunFailsOnTimeout(t *testing.T) {
 		t.Fatal("watchdog did not fire")
 	}
 }
+
+// TestRunPassesSkipThrough: a body that skips skips the test, not fails it.
+func TestRunPassesSkipThrough(t *testing.T) {
+	ran := false
+	t.Run("skipping", func(t *testing.T) {
+		watchdog.Run(t, time.Minute, func() { t.Skip("nothing to do") })
+		ran = true // not reached: Run re-raises the skip
+	})
+	if ran {
+		t.Error("Run returned after the body skipped")
+	}
+	if t.Failed() {
+		t.Error("a skipping body failed the test")
+	}
+}

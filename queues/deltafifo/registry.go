@@ -12,6 +12,10 @@ type Guarantees struct {
 	// Order is the Pop order across different keys. Per-key delta order is
 	// never relaxed.
 	Order impl.Order
+	// Ext: the implementation keeps the seed behaviours client-go dropped
+	// (AddIfNotPresent, ErrRequeue, exported Get/List accessors, atomic
+	// failure of Replace and Resync). Suites skip [ext] cases otherwise.
+	Ext bool
 	// Peer marks an entry measured alongside the family in benchmarks but
 	// not held to the DeltaFIFO contract (client-go's RealFIFO does not
 	// compress deltas per key). Conformance suites skip peers.
@@ -29,4 +33,50 @@ var Impls = impl.List[New, Guarantees]{
 		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return cache.NewDeltaFIFOWithOptions(opts) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO},
 	},
+	{
+		Name:       "mutex",
+		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return NewMutex(opts) },
+		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+	},
+	{
+		Name:       "sharded",
+		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewSharded(opts, 0)) },
+		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
+	},
+	{
+		Name:       "ring",
+		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewRing(opts, 0, 0)) },
+		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+	},
+	{
+		Name:       "clientgo-realfifo",
+		Doc:        "client-go cache.NewRealFIFOWithOptions: every event in arrival order, no per-key compression (a peer, not a DeltaFIFO)",
+		New:        newRealFIFO,
+		Guarantees: Guarantees{Order: impl.OrderFIFO, Peer: true},
+	},
+}
+
+// newRealFIFO builds client-go's RealFIFO from the DeltaFIFO options it
+// shares. RealFIFO requires KnownObjects in its non-atomic mode (the one
+// that, like DeltaFIFO, emits per-object deltas on Replace and Resync); an
+// empty store stands in when opts has none.
+func newRealFIFO(opts cache.DeltaFIFOOptions) cache.Queue {
+	known := opts.KnownObjects
+	if known == nil {
+		keyFunc := opts.KeyFunction
+		if keyFunc == nil {
+			keyFunc = cache.MetaNamespaceKeyFunc
+		}
+		known = cache.NewStore(keyFunc)
+	}
+	return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{
+		Logger:       opts.Logger,
+		Name:         opts.Name,
+		KeyFunction:  opts.KeyFunction,
+		KnownObjects: known,
+		Transformer:  opts.Transformer,
+	})
 }

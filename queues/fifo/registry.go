@@ -27,4 +27,22 @@ var Impls = impl.List[New, Guarantees]{
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return cache.NewFIFO(keyFunc) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO},
 	},
+	{
+		Name:       "mutex",
+		Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return NewMutex(keyFunc) },
+		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+	},
+	{
+		Name:       "sharded",
+		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop round-robin over shards",
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewSharded(keyFunc, 0)) },
+		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
+	},
+	{
+		Name:       "ring",
+		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewRing(keyFunc, 0, 0)) },
+		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+	},
 }

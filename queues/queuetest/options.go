@@ -14,10 +14,14 @@ type config struct {
 	order   impl.Order
 	ext     bool
 	timeout time.Duration
+	// Differential checks (FIFO and DeltaFIFO suites): how many seeded
+	// operation sequences, starting at which seed.
+	diffRuns int
+	seed     uint64
 }
 
 func newConfig(opts []Option) config {
-	c := config{order: impl.OrderFIFO, timeout: watchdog.DefaultTimeout}
+	c := config{order: impl.OrderFIFO, timeout: watchdog.DefaultTimeout, diffRuns: 20, seed: 1}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -35,3 +39,10 @@ func WithExt() Option { return func(c *config) { c.ext = true } }
 // WithTimeout sets each subtest's deadlock watchdog (default
 // watchdog.DefaultTimeout).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithDiffSeeds sets the differential checks to run n seeded operation
+// sequences with seeds first, first+1, … (default 20 from 1). A failure
+// names its seed; WithDiffSeeds(seed, 1) replays just that one.
+func WithDiffSeeds(first uint64, n int) Option {
+	return func(c *config) { c.seed, c.diffRuns = first, n }
+}

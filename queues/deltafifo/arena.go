@@ -1,0 +1,58 @@
+package deltafifo
+
+import (
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/queues/internal/keyq"
+)
+
+// arenaBlock is how many first deltas one arena allocation serves.
+const arenaBlock = 32
+
+// arena hands out a key's first Delta from a shared block instead of one
+// allocation per key. Each key gets a full slice expression (cap 1), so a
+// second delta, or a consumer's append to a popped Deltas, copies instead of
+// writing into a neighbour. A block is never reused — popped Deltas belong
+// to the consumer — it is simply collected once all its keys' Deltas are.
+// The price: a block keeps its objects reachable until then, which, popped
+// in FIFO order, is about as long as the queue takes to turn over.
+type arena struct {
+	free []cache.Delta
+	_    [40]byte // one arena per shard: keep them off each other's cache line
+}
+
+// one returns a one-element Deltas holding d.
+func (a *arena) one(d cache.Delta) cache.Deltas {
+	if len(a.free) == 0 {
+		a.free = make([]cache.Delta, arenaBlock)
+	}
+	a.free[0] = d
+	ds := a.free[0:1:1]
+	a.free = a.free[1:]
+	return ds
+}
+
+// add appends d to the slot's Deltas, collapsing two consecutive deletions
+// into the one that says more (a real object beats a
+// DeletedFinalStateUnknown), and asks to queue the key if it had no deltas.
+func (a *arena) add(sl *keyq.Slot[cache.Deltas], d cache.Delta) keyq.Effect {
+	ds := sl.Acc
+	n := len(ds)
+	if n == 0 {
+		sl.Acc = a.one(d)
+		return keyq.Enqueue
+	}
+	if d.Type == cache.Deleted && ds[n-1].Type == cache.Deleted {
+		if _, ok := ds[n-1].Object.(cache.DeletedFinalStateUnknown); ok {
+			ds[n-1] = d
+		}
+		return 0
+	}
+	if n == cap(ds) && n < 4 {
+		// A key with a second delta often gets a third (Added, Updated,
+		// Deleted): go to four at once instead of two, then four.
+		ds = append(make(cache.Deltas, 0, 4), ds...)
+	}
+	sl.Acc = append(ds, d)
+	return 0
+}

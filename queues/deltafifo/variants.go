@@ -1,0 +1,87 @@
+package deltafifo
+
+import (
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/queues/internal/keyq"
+)
+
+// Mutex is a DeltaFIFO behind one mutex, in global FIFO order, like
+// client-go's, with interned keys, arena-allocated Deltas and a ring-buffer
+// queue, so a steady-state Add+Pop allocates only the boxed Deltas it
+// returns.
+type Mutex struct{ *core }
+
+// Sharded is a DeltaFIFO split into independently locked shards by key
+// hash, so writers of different keys rarely contend and a Pop's process
+// function (which runs under its key's shard lock) blocks only that
+// shard's writers.
+//
+// Ordering: the deltas of one key are never reordered. Keys of one shard
+// are popped in the order they were queued; Pop and PopBatch serve the
+// shards round-robin, so keys of different shards may overtake each other
+// (impl.OrderPerShard).
+//
+// Atomicity: Replace, Resync, List and ListKeys take every shard lock (in
+// index order), so they wait for an in-flight process function and none
+// starts while they run. A Replace therefore sees KnownObjects and the
+// queued deltas as one consistent state — no key is popped, or has its
+// KnownObjects entry changed by the consumer, halfway through — and never
+// produces a wrong tombstone or loses a delta.
+type Sharded struct{ *core }
+
+// Ring is a DeltaFIFO whose per-key state is sharded like Sharded's, while
+// queued keys travel from writers to Pop through one lock-free MPMC ring
+// (with an overflow list behind it for relist bursts).
+//
+// Ordering: global FIFO — a key is popped after every key queued before it
+// — and the deltas of one key are never reordered. Atomicity: as Sharded;
+// a Pop takes the key from the ring and then its shard lock, and only then
+// takes the deltas, so a Replace running in between simply finds the key
+// still queued, and the Pop gets Replace's deltas too.
+type Ring struct{ *core }
+
+var (
+	_ cache.QueueWithBatch    = (*Mutex)(nil)
+	_ cache.QueueWithBatch    = (*Sharded)(nil)
+	_ cache.QueueWithBatch    = (*Ring)(nil)
+	_ cache.TransformingStore = (*Mutex)(nil)
+	_ cache.TransformingStore = (*Sharded)(nil)
+	_ cache.TransformingStore = (*Ring)(nil)
+	_ cache.DoneChecker       = (*Mutex)(nil)
+	_ cache.DoneChecker       = (*Sharded)(nil)
+	_ cache.DoneChecker       = (*Ring)(nil)
+	_ cache.KeyListerGetter   = (*Mutex)(nil)
+)
+
+// NewMutex returns an empty Mutex DeltaFIFO honouring opts as
+// cache.NewDeltaFIFOWithOptions does.
+func NewMutex(opts cache.DeltaFIFOOptions) *Mutex {
+	c, err := newCore(opts, keyq.Config{Shards: 1})
+	if err != nil {
+		panic(err) // unreachable: the configuration is constant and valid
+	}
+	return &Mutex{c}
+}
+
+// NewSharded returns an empty Sharded DeltaFIFO honouring opts, over shards
+// shards (0 selects shard.DefaultCount; others are rounded up to a power of
+// two).
+func NewSharded(opts cache.DeltaFIFOOptions, shards int) (*Sharded, error) {
+	c, err := newCore(opts, keyq.Config{Shards: shards})
+	if err != nil {
+		return nil, err
+	}
+	return &Sharded{c}, nil
+}
+
+// NewRing returns an empty Ring DeltaFIFO honouring opts, over shards shards
+// (0 selects shard.DefaultCount) and a ring of ringSize entries (0 selects
+// keyq.DefaultRingSize).
+func NewRing(opts cache.DeltaFIFOOptions, shards, ringSize int) (*Ring, error) {
+	c, err := newCore(opts, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
+	if err != nil {
+		return nil, err
+	}
+	return &Ring{c}, nil
+}

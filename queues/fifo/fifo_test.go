@@ -1,0 +1,36 @@
+package fifo_test
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/queues/fifo"
+)
+
+// The behaviour of every registered FIFO is pinned down by
+// queuetest.RunFIFO (see queues/queuetest/fifo_test.go); this file covers
+// what is specific to the package.
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestConstructorsRejectBadSettings(t *testing.T) {
+	if _, err := fifo.NewSharded(nil, -1); err == nil {
+		t.Error("NewSharded with -1 shards succeeded")
+	}
+	if _, err := fifo.NewRing(nil, 0, -5); err == nil {
+		t.Error("NewRing with a negative ring size succeeded")
+	}
+}
+
+func TestRegistryNamesAndGuarantees(t *testing.T) {
+	if got := fifo.Impls.Names(); len(got) != 4 || got[0] != "clientgo" {
+		t.Fatalf("registry %v: want clientgo, then mutex, sharded, ring", got)
+	}
+	for _, e := range fifo.Impls {
+		if q := e.New(cache.MetaNamespaceKeyFunc); q == nil {
+			t.Errorf("%s: New returned nil", e.Name)
+		}
+	}
+}

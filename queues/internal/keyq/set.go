@@ -1,0 +1,475 @@
+package keyq
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/shard"
+)
+
+// Config selects a Set's layout.
+type Config struct {
+	// Shards is the number of independently locked shards: 0 selects
+	// shard.DefaultCount, others are rounded up to a power of two (see
+	// shard.Validate). 1 gives a single-mutex queue.
+	Shards int
+	// Ring hands queued keys to Pop through one lock-free MPMC ring (global
+	// FIFO order) instead of one deque per shard (FIFO order per shard).
+	Ring bool
+	// RingSize is the ring's capacity; 0 selects DefaultRingSize.
+	RingSize int
+	// SyncAfterProcess re-checks HasSynced after a Pop's process function
+	// returns (client-go's FIFO) instead of before calling it (DeltaFIFO).
+	SyncAfterProcess bool
+}
+
+// Set is the shared core of the FIFO and DeltaFIFO families: keys with
+// accumulators of type A, queued in FIFO order (per shard, or globally in
+// ring mode), with client-go's HasSynced and Close semantics.
+type Set[A any] struct {
+	shards    []shardOf[A]
+	pick      shard.Strings
+	ring      *ringOrder // nil: per-shard deques
+	cursor    atomic.Uint32
+	epoch     uint32 // bumped by Bulk.ResetQueue; written under every shard lock
+	stamp     uint32 // last Bulk.NewStamp; written under every shard lock
+	syncAfter bool
+	sync      synced
+	wait      waiter
+}
+
+type shardOf[A any] struct {
+	mu sync.Mutex
+	// ready is len(t.queue), readable without mu, so Pop can skip empty
+	// shards without locking them. A single shard needs no such shortcut,
+	// and skips the two atomic updates per Add+Pop (see counted).
+	ready atomic.Int32
+	t     table[A]
+	// guess is the slot Bulk.LookupNext found last in this shard.
+	guess int32
+	_     [64]byte // keep neighbouring shards' locks off one cache line
+}
+
+// New returns an empty Set, or an error naming the setting that is out of
+// range.
+func New[A any](c Config) (*Set[A], error) {
+	n, err := shard.Validate(c.Shards)
+	if err != nil {
+		return nil, err
+	}
+	if c.RingSize < 0 {
+		return nil, fmt.Errorf("ring size must not be negative, got %d", c.RingSize)
+	}
+	s := &Set[A]{
+		shards:    make([]shardOf[A], n),
+		pick:      shard.NewStrings(n),
+		syncAfter: c.SyncAfterProcess,
+		sync:      newSynced(),
+		wait:      newWaiter(),
+	}
+	if c.Ring {
+		size := c.RingSize
+		if size == 0 {
+			size = DefaultRingSize
+		}
+		r, err := newRingOrder(size)
+		if err != nil {
+			return nil, err
+		}
+		s.ring = r
+	}
+	return s, nil
+}
+
+func (s *Set[A]) shardIndex(ks string, kb []byte) int {
+	if len(s.shards) == 1 {
+		return 0
+	}
+	if kb != nil {
+		return s.pick.OfBytes(kb)
+	}
+	return s.pick.Of(ks)
+}
+
+// push queues one (non-initial) entry for slot i of shard sh. Needs sh's
+// lock.
+func (s *Set[A]) push(sh int, i int32) {
+	x := &s.shards[sh]
+	x.t.slots[i].entries++
+	if s.ring != nil {
+		s.ring.push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
+		return
+	}
+	x.t.queue.PushBack(i)
+	if s.counted() {
+		x.ready.Add(1)
+	}
+}
+
+// counted reports whether shards keep their ready count: in per-shard mode
+// with more than one shard.
+func (s *Set[A]) counted() bool { return len(s.shards) > 1 }
+
+// Shards returns the number of shards (families keep per-shard scratch).
+func (s *Set[A]) Shards() int { return len(s.shards) }
+
+// MarkPopulated records a single-key write for HasSynced.
+func (s *Set[A]) MarkPopulated() { s.sync.markPopulated() }
+
+// HasSynced reports whether the initial population has been popped.
+func (s *Set[A]) HasSynced() bool { return s.sync.done.Load() }
+
+// Done returns a channel closed once HasSynced turns true.
+func (s *Set[A]) Done() <-chan struct{} { return s.sync.ch }
+
+// Close makes Pops return cache.ErrFIFOClosed once nothing is queued, and
+// wakes the ones waiting.
+func (s *Set[A]) Close() { s.wait.close() }
+
+// IsClosed reports whether Close was called.
+func (s *Set[A]) IsClosed() bool { return s.wait.closed.Load() }
+
+// Write runs fn on the slot of key (ks, kb) under its shard lock, creating
+// the slot if create is set (otherwise a missing key is left alone and fn is
+// not called).
+func (s *Set[A]) Write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) {
+	if s.write(ks, kb, create, fn) {
+		s.wait.notify()
+	}
+}
+
+// write is Write under the lock; it reports whether it queued an entry.
+func (s *Set[A]) write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) (queued bool) {
+	sh := s.shardIndex(ks, kb)
+	x := &s.shards[sh]
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	i, ok := x.t.lookup(ks, kb, create)
+	if !ok {
+		return false
+	}
+	eff := fn(sh, &x.t.slots[i])
+	if eff&Enqueue != 0 {
+		s.push(sh, i)
+	}
+	x.t.settle(i, eff)
+	return eff&Enqueue != 0
+}
+
+// Read runs fn on the slot of key (ks, kb), if it has one, under its shard
+// lock.
+func (s *Set[A]) Read(ks string, kb []byte, fn func(sl *Slot[A])) {
+	x := &s.shards[s.shardIndex(ks, kb)]
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if i, ok := x.t.find(ks, kb); ok {
+		fn(&x.t.slots[i])
+	}
+}
+
+// PopFunc handles one popped entry under its shard lock. initial is
+// isInInitialList for it. done=false means the entry was stale (a FIFO key
+// deleted after it was queued): Pop goes on to the next entry. The Effect
+// may include Enqueue to put the key back (ErrRequeue).
+type PopFunc[A any] func(sl *Slot[A], initial bool) (done bool, eff Effect)
+
+// Pop blocks until an entry is queued, pops it and calls fn, repeating while
+// fn reports stale entries. It returns cache.ErrFIFOClosed once the Set is
+// closed and nothing is queued.
+func (s *Set[A]) Pop(fn PopFunc[A]) error {
+	syncDue := false // a FIFO's HasSynced check waits until process returned
+	for {
+		done, err := s.popOne(fn, &syncDue)
+		if done || err != nil {
+			return err
+		}
+	}
+}
+
+// popOne handles at most one entry; done reports that fn consumed it.
+func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
+	sh, e, ok := s.take()
+	if !ok {
+		if *syncDue {
+			// client-go defers this check to Pop's return; do it before
+			// waiting, so a queue whose remaining initial entries were all
+			// deleted reports synced without needing another item.
+			s.sync.check()
+			*syncDue = false
+		}
+		if s.wait.closed.Load() && !s.available() {
+			return false, cache.ErrFIFOClosed
+		}
+		s.wait.park(s.available)
+		return false, nil
+	}
+	done, requeued := s.handle(sh, e, fn, syncDue)
+	if requeued || s.moreForWaiters() {
+		s.wait.notify() // a requeue, or work for another waiting consumer
+	}
+	return done, nil
+}
+
+// handle runs fn on the entry take returned, with its shard lock held, and
+// unlocks it; it reports whether fn consumed the entry and whether it put
+// the key back.
+func (s *Set[A]) handle(sh int, e entry, fn PopFunc[A], syncDue *bool) (done, requeued bool) {
+	x := &s.shards[sh]
+	defer x.mu.Unlock() // take returned with the lock held
+	i := e.slot
+	sl := &x.t.slots[i]
+	initial := s.dequeued(sl)
+	if initial {
+		if s.syncAfter {
+			*syncDue = true
+		} else {
+			s.sync.check()
+		}
+	}
+	done, eff := fn(sl, initial)
+	if eff&Enqueue != 0 {
+		s.push(sh, i)
+	}
+	x.t.settle(i, eff)
+	x.t.popped(1)
+	if done && *syncDue {
+		s.sync.check()
+		*syncDue = false
+	}
+	return done, eff&Enqueue != 0
+}
+
+// take pops one queue entry and returns its shard, locked, and the entry.
+func (s *Set[A]) take() (sh int, e entry, ok bool) {
+	if s.ring != nil {
+		for {
+			e, ok := s.ring.pop()
+			if !ok {
+				return 0, entry{}, false
+			}
+			x := &s.shards[e.shard]
+			x.mu.Lock()
+			if e.epoch == s.epoch {
+				return int(e.shard), e, true
+			}
+			x.mu.Unlock() // cancelled by a queue reset
+		}
+	}
+	sh, ok = s.lockReady()
+	if !ok {
+		return 0, entry{}, false
+	}
+	x := &s.shards[sh]
+	i, _ := x.t.queue.PopFront()
+	if s.counted() {
+		x.ready.Add(-1)
+	}
+	return sh, entry{slot: i, shard: int32(sh)}, true
+}
+
+// dequeued books one entry of sl leaving the queue (needs its shard lock)
+// and reports whether it was an initial one, counting it against HasSynced.
+func (s *Set[A]) dequeued(sl *Slot[A]) (initial bool) {
+	sl.entries--
+	sl.used = true
+	if sl.initial == 0 {
+		return false
+	}
+	sl.initial--
+	s.sync.popped(1)
+	return true
+}
+
+// lockReady finds a shard with queued entries (per-shard mode), starting
+// one further each call so shards are served round-robin, and returns it
+// locked.
+func (s *Set[A]) lockReady() (sh int, ok bool) {
+	n := len(s.shards)
+	start := 0
+	if n > 1 {
+		start = int(s.cursor.Add(1))
+	}
+	for j := range n {
+		sh := (start + j) & (n - 1)
+		x := &s.shards[sh]
+		if s.counted() && x.ready.Load() == 0 {
+			continue
+		}
+		x.mu.Lock()
+		if x.t.queue.Len() > 0 {
+			return sh, true
+		}
+		x.mu.Unlock()
+	}
+	return 0, false
+}
+
+// available reports whether anything is queued. Where the shard is not
+// counted it looks under the lock: a consumer announces itself as a waiter
+// before looking, a producer looks for waiters after unlocking, so the
+// mutex orders the two and no wake-up is lost.
+func (s *Set[A]) available() bool {
+	if s.ring != nil {
+		return s.ring.available()
+	}
+	if !s.counted() {
+		x := &s.shards[0]
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.t.queue.Len() > 0
+	}
+	for i := range s.shards {
+		if s.shards[i].ready.Load() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// moreForWaiters: another consumer is parked and there is work for it
+// (several consumers are unusual; one pays a single atomic load here).
+// Call it without holding a shard lock.
+func (s *Set[A]) moreForWaiters() bool { return s.wait.waiters.Load() > 0 && s.available() }
+
+// Batch is what PopBatch asks of its caller.
+type Batch[A any] struct {
+	// Max is the most entries one batch may hold.
+	Max int
+	// Fits reports whether a slot may join a batch that already has items
+	// (the first entry is always popped).
+	Fits func(sl *Slot[A]) bool
+	// Take moves a popped slot's accumulator into the caller's batch.
+	Take func(sl *Slot[A]) Effect
+	// Process handles the n slots taken since the last call.
+	Process func(n int, initial bool) error
+}
+
+// PopBatch blocks like Pop, then pops consecutive queued entries while they
+// fit, up to b.Max, all of the initial population or all not (so
+// isInInitialList is one value for the whole batch), and hands them to
+// b.Process under the lock(s) of their shard(s). Entries are never stale
+// here (DeltaFIFO has none).
+//
+// In per-shard mode a batch comes from one shard. In ring mode an entry is
+// only known not to fit once it has been popped, so PopBatch then processes
+// the batch so far and that entry on its own, in order, and returns both
+// outcomes joined. Either way the result equals a sequence of Pops.
+func (s *Set[A]) PopBatch(b Batch[A]) error {
+	for {
+		got, err := s.popBatchOnce(b)
+		if got || err != nil {
+			if s.moreForWaiters() {
+				s.wait.notify() // work for another waiting consumer
+			}
+			return err
+		}
+		if s.wait.closed.Load() && !s.available() {
+			return cache.ErrFIFOClosed
+		}
+		s.wait.park(s.available)
+	}
+}
+
+func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
+	if s.ring != nil {
+		return s.popBatchRing(b)
+	}
+	sh, ok := s.lockReady()
+	if !ok {
+		return false, nil
+	}
+	return true, s.popBatchShard(&s.shards[sh], b)
+}
+
+func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
+	defer x.mu.Unlock()
+	head, _ := x.t.queue.Front()
+	initial := x.t.slots[head].initial > 0
+	n := 0
+	for n < b.Max {
+		i, ok := x.t.queue.Front()
+		if !ok {
+			break
+		}
+		sl := &x.t.slots[i]
+		fits := b.Fits(sl)
+		if (sl.initial > 0) != initial || (n > 0 && !fits) {
+			break
+		}
+		x.t.queue.PopFront()
+		if s.counted() {
+			x.ready.Add(-1)
+		}
+		s.dequeued(sl)
+		x.t.settle(i, b.Take(sl))
+		n++
+		if !fits {
+			break
+		}
+	}
+	x.t.popped(n)
+	s.sync.check()
+	return b.Process(n, initial)
+}
+
+func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
+	if !s.ring.available() {
+		return false, nil
+	}
+	s.lockAll()
+	defer s.unlockAll()
+	var errs []error
+	n, initial := 0, false
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		s.sync.check()
+		if err := b.Process(n, initial); err != nil {
+			errs = append(errs, err)
+		}
+		n = 0
+	}
+	popped := 0
+	for popped < b.Max {
+		e, ok := s.ring.pop()
+		if !ok {
+			break
+		}
+		if e.epoch != s.epoch {
+			continue
+		}
+		x := &s.shards[e.shard]
+		sl := &x.t.slots[e.slot]
+		fits := b.Fits(sl)
+		if n > 0 && (!fits || (sl.initial > 0) != initial) {
+			flush() // the batch so far, then this entry starts the next
+		}
+		initial = s.dequeued(sl)
+		x.t.settle(e.slot, b.Take(sl))
+		x.t.popped(1)
+		n++
+		popped++
+		if !fits {
+			break
+		}
+	}
+	flush()
+	return popped > 0, errors.Join(errs...)
+}
+
+func (s *Set[A]) lockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Lock()
+	}
+}
+
+func (s *Set[A]) unlockAll() {
+	for i := range s.shards {
+		s.shards[i].mu.Unlock()
+	}
+}

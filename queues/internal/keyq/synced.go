@@ -1,0 +1,76 @@
+package keyq
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// synced tracks HasSynced: true once either a single-key write came before
+// any Replace ("populated" without an initial list), or every queue entry
+// of the first Replace has been popped. The flag never goes back to false,
+// and Done's channel closes when it turns true.
+//
+// client-go counts pops after the first Replace; with FIFO order the first
+// that-many pops are exactly the initial entries. The Set counts the initial
+// entries per slot instead (Slot.initial), which is the same under FIFO
+// order and stays right when shards are served round-robin (a later key of
+// one shard may be popped before an initial key of another).
+//
+// The hot paths only read atomics: populated flips once, count is zero in
+// steady state. The mutex orders the rare transitions.
+type synced struct {
+	mu        sync.Mutex
+	populated atomic.Bool
+	count     atomic.Int64 // initial entries still queued
+	done      atomic.Bool
+	ch        chan struct{}
+}
+
+func newSynced() synced { return synced{ch: make(chan struct{})} }
+
+// markPopulated records a single-key write (Add, Update, Delete,
+// AddIfNotPresent).
+func (s *synced) markPopulated() {
+	if s.populated.Load() {
+		return
+	}
+	s.mu.Lock()
+	s.populated.Store(true)
+	s.checkLocked()
+	s.mu.Unlock()
+}
+
+// initial records the size of the first Replace; later calls do nothing.
+func (s *synced) initial(n int) {
+	s.mu.Lock()
+	if !s.populated.Load() {
+		s.populated.Store(true)
+		s.count.Store(int64(n))
+		s.checkLocked()
+	}
+	s.mu.Unlock()
+}
+
+// popped records that n initial entries left the queue.
+func (s *synced) popped(n int) {
+	if n == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.count.Store(max(0, s.count.Load()-int64(n)))
+	s.mu.Unlock()
+}
+
+// check turns HasSynced true if its conditions hold.
+func (s *synced) check() {
+	s.mu.Lock()
+	s.checkLocked()
+	s.mu.Unlock()
+}
+
+func (s *synced) checkLocked() {
+	if s.populated.Load() && s.count.Load() == 0 && !s.done.Load() {
+		s.done.Store(true)
+		close(s.ch)
+	}
+}

@@ -26,5 +26,11 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 			New:        func() workqueue.TypedInterface[T] { return workqueue.NewTyped[T]() },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
+		{
+			Name:       "mutex",
+			Doc:        "one mutex, one state record per item in a free-listed slab, ring-buffer deque of slab indices",
+			New:        func() workqueue.TypedInterface[T] { return NewMutex[T]() },
+			Guarantees: Guarantees{Order: impl.OrderFIFO},
+		},
 	}
 }

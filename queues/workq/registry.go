@@ -32,5 +32,25 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 			New:        func() workqueue.TypedInterface[T] { return NewMutex[T]() },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
+		{
+			Name:       "sharded",
+			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
+			New:        func() workqueue.TypedInterface[T] { return must(NewSharded[T]()) },
+			Guarantees: Guarantees{Order: impl.OrderPerShard},
+		},
+		{
+			Name:       "ring",
+			Doc:        "lock-free MPMC ring of ready items with a mutex overflow deque, per-item state by CAS in a concurrent map",
+			New:        func() workqueue.TypedInterface[T] { return must(NewRing[T]()) },
+			Guarantees: Guarantees{Order: impl.OrderFIFO},
+		},
 	}
+}
+
+// must unwraps a constructor called with its defaults, which cannot fail.
+func must[Q any](q Q, err error) Q {
+	if err != nil {
+		panic(err) // defaults are valid by construction
+	}
+	return q
 }

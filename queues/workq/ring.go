@@ -1,0 +1,290 @@
+package workq
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/queuelab/queuelab/internal/deque"
+	"github.com/queuelab/queuelab/internal/mpmc"
+)
+
+var _ workqueue.TypedInterface[string] = (*Ring[string])(nil)
+
+const (
+	// defaultRingCapacity holds a busy controller's backlog in the lock-free
+	// ring (≈ 8 bytes a slot plus its sequence number: 128 KiB).
+	defaultRingCapacity = 8192
+	maxRingCapacity     = 1 << 24
+)
+
+// The counts word packs everything Get, Len and ShutDownWithDrain must see
+// consistently, so each queue operation changes it with one atomic add:
+// bit 63 is set once the queue shuts down, bits 32–62 count queued items
+// (accepted by Add or re-queued by Done, not yet handed out) and bits 0–31
+// count items being processed.
+const (
+	shutBit   = uint64(1) << 63
+	queuedOne = uint64(1) << 32
+	countMask = shutBit - 1
+	processingMask = queuedOne - 1
+	// Adding these moves one item between the counts; -x is written ^(x-1).
+	getDelta     = ^(queuedOne - 2) // queued → processing: +1 - queuedOne
+	requeueDelta = queuedOne - 1    // processing → queued
+	doneDelta    = ^uint64(0)       // processing → idle: -1
+	rejectDelta  = ^(queuedOne - 1) // undo an Add that raced with shutdown
+)
+
+func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
+
+// evicted is a ringEntry state beyond the table states: the entry was idle,
+// has been (or is being) removed from the map, and must not be used again.
+const evicted = uint32(processingDirty) + 1
+
+// ringEntry is an item's state for the Ring queue. The ring carries entries,
+// not items, so Get changes the state without a map lookup.
+type ringEntry[T comparable] struct {
+	item  T
+	state atomic.Uint32 // a state, or evicted
+}
+
+// Ring is a work queue whose ready items travel through a lock-free bounded
+// MPMC ring (internal/mpmc), with each item's state in a concurrent map and
+// changed by compare-and-swap: idle → queued → processing →
+// processing+dirty → queued … → idle. Add, Get and Done take no lock on
+// their hot path.
+//
+// Overflow: when the ring is full, Add neither blocks nor drops: the entry
+// goes to an overflow deque under a mutex, and while that deque is not empty
+// every new entry follows it there, so the ring's items (all older) are
+// handed out first and then the overflow's, in order. Order is FIFO except
+// between Adds that overlap in time, which have no order to keep.
+//
+// Shutdown and drain: one atomic word counts queued and processing items and
+// carries the shutdown bit (see counts). Add counts its item before pushing
+// it and rolls back if the bit was already set, so after ShutDown no new
+// item is accepted, Get reports shutdown only when nothing accepted is still
+// queued or on its way into the ring, and ShutDownWithDrain waits for both
+// counts to reach zero.
+//
+// Memory: entries of idle items stay in the map as a cache, so re-added keys
+// reuse them without allocating. When an insert finds the map larger than
+// twice the live items plus the retention budget, one Add sweeps it and
+// evicts the idle entries (by CAS to evicted, so a racing Add retries with a
+// fresh entry), which bounds the map to O(peak live items).
+//
+// Parked Gets wait on a gate (see gate) and are woken one per new item.
+type Ring[T comparable] struct {
+	_      [cacheLine]byte
+	counts atomic.Uint64
+	_      [cacheLine - 8]byte
+
+	ring     *mpmc.Ring[*ringEntry[T]]
+	ovLen    atomic.Int64
+	ovMu     sync.Mutex
+	overflow deque.Deque[*ringEntry[T]]
+
+	states  sync.Map // T → *ringEntry[T]
+	entries atomic.Int64
+	sweepMu sync.Mutex
+
+	gate gate
+}
+
+// NewRing returns an empty Ring queue. It accepts WithCapacity.
+func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
+	o, err := buildOptions("NewRing", opts, "WithCapacity")
+	if err != nil {
+		return nil, err
+	}
+	capacity := o.capacity
+	if capacity == 0 {
+		capacity = defaultRingCapacity
+	}
+	r, err := mpmc.New[*ringEntry[T]](capacity)
+	if err != nil {
+		return nil, err
+	}
+	q := &Ring[T]{ring: r}
+	q.gate.init()
+	return q, nil
+}
+
+// Add marks item as needing processing (see Mutex.Add).
+func (q *Ring[T]) Add(item T) {
+	if q.counts.Load()&shutBit != 0 {
+		return
+	}
+	for {
+		v, ok := q.states.Load(item)
+		if !ok {
+			fresh := &ringEntry[T]{item: item}
+			fresh.state.Store(uint32(queued))
+			v, ok = q.states.LoadOrStore(item, fresh)
+			if !ok {
+				q.inserted()
+				q.enqueue(fresh)
+				return
+			}
+		}
+		e := v.(*ringEntry[T])
+		switch s := e.state.Load(); s {
+		case uint32(idle):
+			if e.state.CompareAndSwap(s, uint32(queued)) {
+				q.enqueue(e)
+				return
+			}
+		case uint32(processing):
+			if e.state.CompareAndSwap(s, uint32(processingDirty)) {
+				return
+			}
+		case evicted:
+			q.states.CompareAndDelete(item, e) // help the sweeper, then retry
+		default: // queued or processingDirty: already pending
+			return
+		}
+	}
+}
+
+// enqueue counts e (which the caller moved to queued) and pushes it, unless
+// the queue shut down meanwhile.
+func (q *Ring[T]) enqueue(e *ringEntry[T]) {
+	if q.counts.Add(queuedOne)&shutBit != 0 {
+		// Not pushed, so no Get can have seen it: undo.
+		e.state.Store(uint32(idle))
+		if q.counts.Add(rejectDelta)&countMask == 0 {
+			q.gate.notifyIdle()
+		}
+		return
+	}
+	q.push(e)
+	q.gate.wake()
+}
+
+func (q *Ring[T]) push(e *ringEntry[T]) {
+	if q.ovLen.Load() == 0 && q.ring.TryPush(e) {
+		return
+	}
+	q.ovMu.Lock()
+	q.overflow.PushBack(e)
+	q.ovLen.Add(1)
+	q.ovMu.Unlock()
+}
+
+func (q *Ring[T]) pop() (*ringEntry[T], bool) {
+	if e, ok := q.ring.TryPop(); ok {
+		return e, true
+	}
+	if q.ovLen.Load() == 0 {
+		return nil, false
+	}
+	q.ovMu.Lock()
+	e, ok := q.overflow.PopFront()
+	if ok {
+		q.ovLen.Add(-1)
+	}
+	q.ovMu.Unlock()
+	return e, ok
+}
+
+// Len returns the number of queued items.
+func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
+
+// Get hands out the oldest queued item, blocking while there is none; it
+// reports shutdown once the queue is shut down and nothing accepted is left.
+func (q *Ring[T]) Get() (item T, shutdown bool) {
+	for {
+		if e, ok := q.pop(); ok {
+			e.state.Store(uint32(processing)) // only Get moves an entry off queued
+			q.counts.Add(getDelta)
+			return e.item, false
+		}
+		w := q.counts.Load()
+		switch {
+		case queuedOf(w) > 0:
+			// Counted but not yet in the ring (or popped but not yet
+			// uncounted): another goroutine is two steps from done.
+			runtime.Gosched()
+		case w&shutBit != 0:
+			return item, true
+		default:
+			q.gate.park(q.available)
+		}
+	}
+}
+
+func (q *Ring[T]) available() bool {
+	w := q.counts.Load()
+	return queuedOf(w) > 0 || w&shutBit != 0
+}
+
+// Done marks the processing of item finished (see Mutex.Done).
+func (q *Ring[T]) Done(item T) {
+	v, ok := q.states.Load(item)
+	if !ok {
+		return
+	}
+	e := v.(*ringEntry[T])
+	for {
+		switch s := e.state.Load(); s {
+		case uint32(processing):
+			if e.state.CompareAndSwap(s, uint32(idle)) {
+				if q.counts.Add(doneDelta)&countMask == 0 {
+					q.gate.notifyIdle()
+				}
+				return
+			}
+		case uint32(processingDirty):
+			if e.state.CompareAndSwap(s, uint32(queued)) {
+				q.counts.Add(requeueDelta)
+				q.push(e)
+				q.gate.wake()
+				return
+			}
+		default: // not being processed: ignore, as Mutex does
+			return
+		}
+	}
+}
+
+// inserted accounts for a new map entry and sweeps idle entries once the map
+// outgrows twice the live items plus the retention budget.
+func (q *Ring[T]) inserted() {
+	n := q.entries.Add(1)
+	w := q.counts.Load()
+	live := int64(queuedOf(w) + w&processingMask)
+	if n <= 2*live+idleRetention || !q.sweepMu.TryLock() {
+		return
+	}
+	defer q.sweepMu.Unlock()
+	q.states.Range(func(k, v any) bool {
+		e := v.(*ringEntry[T])
+		if e.state.CompareAndSwap(uint32(idle), evicted) {
+			q.states.CompareAndDelete(k, e)
+			q.entries.Add(-1)
+		}
+		return true
+	})
+}
+
+// ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
+// wait; Get hands out what is queued, then reports shutdown.
+func (q *Ring[T]) ShutDown() {
+	q.counts.Or(shutBit)
+	q.gate.close(false)
+}
+
+// ShutDownWithDrain shuts the queue down, then waits until nothing is queued
+// or processing, or until ShutDown is called (see Mutex).
+func (q *Ring[T]) ShutDownWithDrain() {
+	q.counts.Or(shutBit)
+	q.gate.close(true)
+	q.gate.waitDrained(q.idle)
+}
+
+func (q *Ring[T]) idle() bool { return q.counts.Load()&countMask == 0 }
+
+// ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
+func (q *Ring[T]) ShuttingDown() bool { return q.counts.Load()&shutBit != 0 }

@@ -17,8 +17,8 @@ const DefaultTimeout = 2 * time.Minute
 // test with Fatalf; the stuck goroutine is left behind (it cannot be killed),
 // so the failing test binary should not be reused.
 //
-// body may call t.Fatal and friends: Run re-raises a FailNow from the
-// body's goroutine on the test's own goroutine.
+// body may call t.Fatal and friends, or t.Skip: Run re-raises a FailNow or
+// SkipNow from the body's goroutine on the test's own goroutine.
 func Run(t testing.TB, timeout time.Duration, body func()) {
 	t.Helper()
 	done := make(chan bool, 1) // true: body returned normally
@@ -32,8 +32,11 @@ func Run(t testing.TB, timeout time.Duration, body func()) {
 	defer timer.Stop()
 	select {
 	case ok := <-done:
-		if !ok {
-			t.FailNow() // body called FailNow/SkipNow (runtime.Goexit)
+		if !ok { // body called FailNow or SkipNow (runtime.Goexit)
+			if t.Skipped() && !t.Failed() {
+				t.SkipNow()
+			}
+			t.FailNow()
 		}
 	case <-timer.C:
 		buf := make([]byte, 1<<20)

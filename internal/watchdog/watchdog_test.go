@@ -47,3 +47,11 @@ func TestRunFailsOnTimeout(t *testing.T) {
 		t.Fatal("watchdog did not fire")
 	}
 }
+
+func TestRunPassesSkipOn(t *testing.T) {
+	t.Run("skipped", func(t *testing.T) {
+		watchdog.Run(t, time.Minute, func() { t.Skip("skipped in the body") })
+		t.Error("Run returned after the body skipped")
+	})
+	// The subtest above must be reported as skipped, not failed.
+}

@@ -22,19 +22,29 @@ type NewWorkQueue func(t *testing.T) workqueue.TypedInterface[string]
 const drainIssue = "client-go's ShutDownWithDrain returns while items are still queued " +
 	"(known upstream bug, kubernetes/kubernetes#141079)"
 
+// WithClientGoBase declares that the queue under test wraps client-go's
+// workqueue.Typed (a delaying or rate-limiting layer over it, say), so the
+// suite skips the properties client-go is known to break. RunWorkQueue
+// detects an unwrapped *workqueue.Typed by itself.
+func WithClientGoBase() Option {
+	return func(c *config) {
+		c.knownIssue("ShutDownWithDrainWaitsForQueued", drainIssue)
+		c.knownIssue("DrainStress", drainIssue)
+	}
+}
+
 // RunWorkQueue checks the workqueue contract of SPEC.md on queues made by
 // newQueue, one subtest per property, each on a fresh queue under a deadlock
 // watchdog. Properties the implementation relaxes (WithOrder) and upstream
 // bugs (WithKnownIssue, or client-go's *workqueue.Typed, detected) are
 // skipped with a message saying why.
 func RunWorkQueue(t *testing.T, newQueue NewWorkQueue, opts ...Option) {
-	c := newConfig(opts)
 	probe := newQueue(t)
 	if _, ok := probe.(*workqueue.Typed[string]); ok {
-		c.knownIssue("ShutDownWithDrainWaitsForQueued", drainIssue)
-		c.knownIssue("DrainStress", drainIssue)
+		opts = append(opts, WithClientGoBase())
 	}
 	probe.ShutDown()
+	c := newConfig(opts)
 	props := []struct {
 		name string
 		run  func(*testing.T, NewWorkQueue, config)

@@ -3,7 +3,6 @@ package workq
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -71,7 +70,6 @@ func buildLayerOptions(constructor string, opts []LayerOption) (layerOptions, er
 type Delaying[T comparable] struct {
 	workqueue.TypedInterface[T]
 	clock clock.Clock
-	epoch time.Time // deadlines are nanoseconds since epoch, on clock
 
 	mu       sync.Mutex
 	heap     []waiting[T]
@@ -86,7 +84,7 @@ type Delaying[T comparable] struct {
 
 type waiting[T comparable] struct {
 	item T
-	at   int64 // deadline, ns since epoch
+	at   time.Time // deadline, on clock
 	seq  uint64
 }
 
@@ -102,7 +100,6 @@ func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts ...LayerOptio
 	return &Delaying[T]{
 		TypedInterface: q,
 		clock:          o.clock,
-		epoch:          o.clock.Now(),
 		slot:           make(map[T]int),
 		kick:           make(chan struct{}, 1),
 		stop:           make(chan struct{}),
@@ -118,12 +115,7 @@ func (q *Delaying[T]) AddAfter(item T, d time.Duration) {
 		q.Add(item)
 		return
 	}
-	at := q.now()
-	if at > math.MaxInt64-int64(d) {
-		at = math.MaxInt64 // centuries away: saturate, never wrap
-	} else {
-		at += int64(d)
-	}
+	at := q.clock.Now().Add(d)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.stopped {
@@ -131,7 +123,7 @@ func (q *Delaying[T]) AddAfter(item T, d time.Duration) {
 	}
 	i, ok := q.slot[item]
 	if ok {
-		if at >= q.heap[i].at {
+		if !at.Before(q.heap[i].at) {
 			return
 		}
 		q.heap[i].at = at
@@ -155,8 +147,6 @@ func (q *Delaying[T]) AddAfter(item T, d time.Duration) {
 	}
 }
 
-func (q *Delaying[T]) now() int64 { return int64(q.clock.Since(q.epoch)) }
-
 // loop moves due items into the wrapped queue and sleeps until the earliest
 // deadline, a kick or stop.
 func (q *Delaying[T]) loop() {
@@ -166,13 +156,13 @@ func (q *Delaying[T]) loop() {
 	var due []T
 	for {
 		q.mu.Lock()
-		now := q.now()
-		for len(q.heap) > 0 && q.heap[0].at <= now {
+		now := q.clock.Now()
+		for len(q.heap) > 0 && !q.heap[0].at.After(now) {
 			due = append(due, q.popMin())
 		}
 		wait := time.Duration(-1)
 		if len(q.heap) > 0 {
-			wait = time.Duration(q.heap[0].at - now)
+			wait = q.heap[0].at.Sub(now)
 		}
 		q.mu.Unlock()
 		// Add outside the lock: AddAfter callers need not wait for the
@@ -239,7 +229,7 @@ func (q *Delaying[T]) halt() {
 
 func (q *Delaying[T]) less(i, j int) bool {
 	a, b := &q.heap[i], &q.heap[j]
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+	return a.at.Before(b.at) || (a.at.Equal(b.at) && a.seq < b.seq)
 }
 
 func (q *Delaying[T]) swap(i, j int) {

@@ -16,6 +16,9 @@ type Guarantees struct {
 // New constructs a fresh, empty work queue.
 type New[T comparable] func() workqueue.TypedInterface[T]
 
+// Entry is one registered implementation.
+type Entry[T comparable] = impl.Entry[New[T], Guarantees]
+
 // Impls returns the workqueue family's registry for item type T, client-go's
 // queue first.
 func Impls[T comparable]() impl.List[New[T], Guarantees] {

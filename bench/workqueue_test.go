@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/util/workqueue"
 
@@ -139,4 +140,84 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 	q.ShutDown()
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
+}
+
+// rateLimitedQueue names a rate-limiting queue under test: client-go's own
+// (layer=clientgo) or this lab's layer over a registered base queue.
+type rateLimitedQueue struct {
+	layer, base string
+	new         func(workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string]
+}
+
+func rateLimitedQueues() []rateLimitedQueue {
+	qs := []rateLimitedQueue{{
+		layer: "clientgo", base: "clientgo",
+		new: func(l workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {
+			return workqueue.NewTypedRateLimitingQueue(l)
+		},
+	}}
+	for _, e := range workq.Impls[string]() {
+		qs = append(qs, rateLimitedQueue{
+			layer: "queuelab", base: e.Name,
+			new: func(l workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {
+				q, err := workq.NewRateLimiting(e.New(), l)
+				if err != nil {
+					panic(err) // no options: cannot fail
+				}
+				return q
+			},
+		})
+	}
+	return qs
+}
+
+// fixedDelay is a limiter that costs nothing, so a benchmark measures the
+// layer rather than the limiter.
+type fixedDelay time.Duration
+
+func (d fixedDelay) When(string) time.Duration { return time.Duration(d) }
+func (fixedDelay) Forget(string)               {}
+func (fixedDelay) NumRequeues(string) int      { return 0 }
+
+// BenchmarkRateLimitingQueue measures the delaying and rate-limiting layers —
+// client-go's NewTypedRateLimitingQueue against this lab's layer over each
+// base queue — on the retry paths a controller takes:
+//
+//   - op=addafter: AddAfter with a delay (one hour: nothing fires during the
+//     run) cycling over the keys, so after the first lap every call finds the
+//     item waiting and keeps the earlier deadline.
+//   - op=addafter-zero: AddAfter with d = 0, which must cost no more than Add.
+//   - op=addratelimited: AddRateLimited with client-go's
+//     DefaultTypedControllerRateLimiter, as controllers call it.
+func BenchmarkRateLimitingQueue(b *testing.B) {
+	const keys = 1024
+	ks := workKeys(keys)
+	ops := []struct {
+		name    string
+		limiter func() workqueue.TypedRateLimiter[string]
+		call    func(q workqueue.TypedRateLimitingInterface[string], key string)
+	}{
+		{"addafter", func() workqueue.TypedRateLimiter[string] { return fixedDelay(0) },
+			func(q workqueue.TypedRateLimitingInterface[string], k string) { q.AddAfter(k, time.Hour) }},
+		{"addafter-zero", func() workqueue.TypedRateLimiter[string] { return fixedDelay(0) },
+			func(q workqueue.TypedRateLimitingInterface[string], k string) { q.AddAfter(k, 0) }},
+		{"addratelimited", workqueue.DefaultTypedControllerRateLimiter[string],
+			func(q workqueue.TypedRateLimitingInterface[string], k string) { q.AddRateLimited(k) }},
+	}
+	for _, op := range ops {
+		for _, rq := range rateLimitedQueues() {
+			b.Run(fmt.Sprintf("op=%s/keys=%d/layer=%s/impl=%s", op.name, keys, rq.layer, rq.base), func(b *testing.B) {
+				q := rq.new(op.limiter())
+				defer q.ShutDown()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					op.call(q, ks[i])
+					if i++; i == len(ks) {
+						i = 0
+					}
+				}
+			})
+		}
+	}
 }

@@ -42,10 +42,14 @@ func BenchmarkWorkQueue(b *testing.B) {
 	for _, workers := range []int{2, 8, 64} {
 		for _, k := range []int{1024, 100_000} {
 			ks := workKeys(k)
+			index := make(map[string]int, k)
+			for i, key := range ks {
+				index[key] = i
+			}
 			for _, e := range impls {
 				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/impl=%s", workers, workers, k, e.Name)
 				b.Run(name, func(b *testing.B) {
-					benchPipeline(b, e.New(), ks, workers, workers)
+					benchPipeline(b, e.New(), ks, index, workers, workers)
 				})
 			}
 		}
@@ -90,21 +94,34 @@ func benchAddDup(b *testing.B, q workqueue.TypedInterface[string], keys []string
 // contended cache line the benchmark measures.
 const consumerBatch = 32
 
-// benchPipeline runs producers that keep adding keys (round robin over the
-// key space, each from its own offset) against consumers that Get and Done,
-// until b.N items have been handed out and Done; ns/op is per item. Counting
-// in batches lets the run overshoot by less than consumers×consumerBatch
-// items, noise next to the b.N the benchmark settles on.
+// benchPipeline is a closed loop modelled on a controller whose objects keep
+// changing: every key is always either queued, being processed, or about to
+// be added again. Each key belongs to one producer; a consumer Gets and Dones
+// an item and hands its key back to the owning producer (a buffered
+// channel), which Adds it again. So every Add enqueues (the dedup path has
+// its own benchmark), the queue holds up to len(keys) items, and neither side
+// spins: a producer with no key to add blocks, as an informer with no event
+// does. The run ends when consumers have handed out and finished b.N items;
+// ns/op is per item.
 //
 // It uses b.N rather than b.Loop: the work happens on other goroutines and
 // must know its total in advance, and a per-item handshake with the
 // benchmark goroutine would cost as much as the queue operations measured.
-func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, producers, consumers int) {
+// Counting in batches lets the run overshoot by less than
+// consumers×consumerBatch items, noise next to the b.N it settles on.
+func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, index map[string]int, producers, consumers int) {
 	b.ReportAllocs()
+	// back[p] carries keys of producer p (key i belongs to i%producers)
+	// from the consumers; room for all of them plus the stop sentinel, so
+	// a consumer never blocks on it.
+	back := make([]chan int, producers)
+	for p := range back {
+		back[p] = make(chan int, len(keys)/producers+2)
+	}
+	const stopSentinel = -1
 	target := int64(b.N)
 	var processed atomic.Int64
 	reached := make(chan struct{})
-	var stop atomic.Bool
 	var wg sync.WaitGroup
 	b.ResetTimer()
 	for range consumers {
@@ -116,6 +133,8 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 					return
 				}
 				q.Done(item)
+				i := index[item]
+				back[i%producers] <- i
 				if local++; local == consumerBatch {
 					if n := processed.Add(local); n >= target && n-local < target {
 						close(reached)
@@ -128,14 +147,22 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 	var producing sync.WaitGroup
 	for p := range producers {
 		producing.Go(func() {
-			for i := p; !stop.Load(); i += producers {
-				q.Add(keys[i%len(keys)])
+			for i := p; i < len(keys); i += producers {
+				q.Add(keys[i])
+			}
+			for i := range back[p] {
+				if i == stopSentinel {
+					return
+				}
+				q.Add(keys[i])
 			}
 		})
 	}
 	<-reached
 	b.StopTimer()
-	stop.Store(true)
+	for p := range back {
+		back[p] <- stopSentinel
+	}
 	producing.Wait()
 	q.ShutDown()
 	wg.Wait()

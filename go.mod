@@ -3,6 +3,7 @@ module github.com/queuelab/queuelab
 go 1.26.0
 
 require (
+	github.com/puzpuzpuz/xsync/v4 v4.5.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 	golang.org/x/time v0.16.0

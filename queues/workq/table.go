@@ -43,14 +43,18 @@ const shrinkAbove = 4096
 // needs no map access at all, and Add and Done each look the item up once.
 //
 // Items that finish processing keep their record, as idle, on an LRU list of
-// at most max(retain, live items) entries; older idle records are evicted.
+// at most max(retain, peak) entries, where peak is the most items live at
+// once since the table was last empty; older idle records are evicted.
 // Controllers re-add the same keys again and again (updates, resyncs,
 // retries), and a retained record turns that Add and the next Done into a
 // single lookup each, instead of an insert and a delete — which, for a map
 // that becomes empty, also re-seeds its hash with fresh randomness. Memory
-// stays bounded by twice the peak number of live items plus retain, and a
-// table with nothing live that grew beyond shrinkAbove drops its storage
-// (idle records are only a cache, so that loses nothing).
+// stays within twice the peak live items plus retain: the same order as
+// client-go's sets, whose Go maps keep their peak capacity forever. Unlike
+// those, a table with nothing live that grew beyond shrinkAbove drops its
+// storage (idle records are only a cache, so that loses nothing). Idle
+// records keep their items reachable; for string keys that is the key's
+// bytes, bounded as above.
 //
 // The zero value is ready to use and retains nothing. A table is not safe
 // for concurrent use.
@@ -63,6 +67,7 @@ type table[T comparable] struct {
 	idleTail   int32 // newest idle record (index+1), 0 if none
 	idle       int   // records on the idle list
 	retain     int   // idle records always allowed
+	peak       int   // most live records since the table was last empty
 	processing int   // records in processing or processingDirty
 }
 
@@ -78,6 +83,7 @@ func (t *table[T]) add(item T) (enqueued bool) {
 		i = t.alloc(item)
 		t.index[item] = i
 		t.ready.PushBack(i)
+		t.peak = max(t.peak, t.live())
 		return true
 	}
 	switch r := &t.slab[i]; r.state {
@@ -85,6 +91,7 @@ func (t *table[T]) add(item T) (enqueued bool) {
 		t.unlinkIdle(i)
 		r.state = queued
 		t.ready.PushBack(i)
+		t.peak = max(t.peak, t.live())
 		return true
 	case processing:
 		r.state = processingDirty
@@ -123,11 +130,14 @@ func (t *table[T]) done(item T) (requeued bool) {
 		r.state = idle
 		t.processing--
 		t.linkIdle(i)
-		if t.live() == 0 && len(t.slab) > shrinkAbove {
-			*t = table[T]{retain: t.retain}
-			return false
+		if t.live() == 0 {
+			if len(t.slab) > shrinkAbove {
+				*t = table[T]{retain: t.retain}
+				return false
+			}
+			t.peak = 0
 		}
-		for t.idle > max(t.retain, t.live()) {
+		for t.idle > max(t.retain, t.peak) {
 			t.evictOldestIdle()
 		}
 	}

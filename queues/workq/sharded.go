@@ -51,9 +51,9 @@ type Sharded[T comparable] struct {
 // shardCore is the part of a shard that is touched together; shardQ pads it
 // to whole cache lines so neighbouring shards' locks do not false-share.
 type shardCore[T comparable] struct {
-	mu     sync.Mutex
-	ready  atomic.Bool // t.queued() > 0, readable without mu
-	t      table[T]
+	mu    sync.Mutex
+	ready atomic.Bool // t.queued() > 0, readable without mu
+	t     table[T]
 }
 
 const cacheLine = 128

@@ -145,26 +145,31 @@ func reportLost(t *testing.T, lost []string) {
 
 func always() bool { return true }
 
-// runStress starts consumers, runs producers to completion, then ends the
-// run with end (which must make the consumers' Gets report shutdown).
-func runStress(t *testing.T, q workqueue.TypedInterface[string], l *ledger, counted func() bool, end func()) {
-	t.Helper()
-	var consumers sync.WaitGroup
-	for w := range stressConsumers {
-		consumers.Go(func() { l.work(q, rand.New(rand.NewPCG(uint64(w), 7))) })
+// start runs consumers (until their Gets report shutdown) and producers
+// (stressAdds each) on q, and returns their wait groups.
+func (l *ledger) start(q workqueue.TypedInterface[string], consumers int, counted func() bool) (producing, consuming *sync.WaitGroup) {
+	producing, consuming = new(sync.WaitGroup), new(sync.WaitGroup)
+	for w := range consumers {
+		consuming.Go(func() { l.work(q, rand.New(rand.NewPCG(uint64(w), 7))) })
 	}
-	var producers sync.WaitGroup
 	for p := range stressProducers {
-		producers.Go(func() {
+		producing.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(p), 11))
 			for range stressAdds {
 				l.add(q, rng.IntN(len(l.keys)), counted)
 			}
 		})
 	}
-	producers.Wait()
-	end()
-	consumers.Wait()
+	return producing, consuming
+}
+
+// runStress runs producers to completion, then ShutDown, then waits for the
+// consumers, which by then have handed out everything.
+func runStress(q workqueue.TypedInterface[string], l *ledger) {
+	producing, consuming := l.start(q, stressConsumers, always)
+	producing.Wait()
+	q.ShutDown()
+	consuming.Wait()
 }
 
 // wqNeverTwoWorkers concentrates the load on few keys so that items are
@@ -172,7 +177,7 @@ func runStress(t *testing.T, q workqueue.TypedInterface[string], l *ledger, coun
 func wqNeverTwoWorkers(t *testing.T, newQueue NewWorkQueue, c config) {
 	q := fresh(t, newQueue)
 	l := newLedger(4)
-	runStress(t, q, l, always, q.ShutDown)
+	runStress(q, l)
 	l.verify(t)
 }
 
@@ -182,7 +187,7 @@ func wqNeverTwoWorkers(t *testing.T, newQueue NewWorkQueue, c config) {
 func wqHammer(t *testing.T, newQueue NewWorkQueue, c config) {
 	q := fresh(t, newQueue)
 	l := newLedger(stressKeys)
-	runStress(t, q, l, always, q.ShutDown)
+	runStress(q, l)
 	l.verify(t)
 	mustLen(t, q, 0)
 }
@@ -207,19 +212,7 @@ func drainUnderLoad(t *testing.T, q workqueue.TypedInterface[string], consumers 
 	// An Add counts if it returned before the drain began.
 	counted := func() bool { return !draining.Load() }
 
-	var workers sync.WaitGroup
-	for w := range consumers {
-		workers.Go(func() { l.work(q, rand.New(rand.NewPCG(uint64(w), 3))) })
-	}
-	var producers sync.WaitGroup
-	for p := range stressProducers {
-		producers.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(p), 5))
-			for range stressAdds {
-				l.add(q, rng.IntN(len(l.keys)), counted)
-			}
-		})
-	}
+	producers, workers := l.start(q, consumers, counted)
 	// Let the producers get going, then drain while they still add.
 	for l.tick.Load() < stressProducers*stressAdds/2 {
 		runtime.Gosched()

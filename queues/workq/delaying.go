@@ -2,7 +2,6 @@ package workq
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -37,17 +36,7 @@ func WithClock(c clock.Clock) LayerOption {
 
 func buildLayerOptions(constructor string, opts []LayerOption) (layerOptions, error) {
 	o := layerOptions{clock: clock.RealClock{}}
-	var errs []error
-	for _, opt := range opts {
-		if opt == nil {
-			errs = append(errs, fmt.Errorf("workq: %s: nil option", constructor))
-			continue
-		}
-		if err := opt(&o); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return o, errors.Join(errs...)
+	return o, errors.Join(applyOptions(constructor, &o, opts)...)
 }
 
 // Delaying adds AddAfter to any workqueue.TypedInterface — one of this

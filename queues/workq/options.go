@@ -47,19 +47,26 @@ func WithCapacity(n int) Option {
 	}
 }
 
-// buildOptions applies opts and rejects any whose name is not in allowed.
-func buildOptions(constructor string, opts []Option, allowed ...string) (options, error) {
-	var o options
+// applyOptions applies opts to o and gathers every error, nil options
+// included.
+func applyOptions[O any, F ~func(*O) error](constructor string, o *O, opts []F) []error {
 	var errs []error
 	for _, opt := range opts {
 		if opt == nil {
 			errs = append(errs, fmt.Errorf("workq: %s: nil option", constructor))
 			continue
 		}
-		if err := opt(&o); err != nil {
+		if err := opt(o); err != nil {
 			errs = append(errs, err)
 		}
 	}
+	return errs
+}
+
+// buildOptions applies opts and rejects any whose name is not in allowed.
+func buildOptions(constructor string, opts []Option, allowed ...string) (options, error) {
+	var o options
+	errs := applyOptions(constructor, &o, opts)
 	for _, name := range o.set {
 		if !slices.Contains(allowed, name) {
 			errs = append(errs, fmt.Errorf("workq: %s does not take option %s", constructor, name))

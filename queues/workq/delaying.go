@@ -18,7 +18,8 @@ var (
 type LayerOption func(*layerOptions) error
 
 type layerOptions struct {
-	clock clock.Clock
+	clock   clock.Clock
+	retries workqueue.CounterMetric
 }
 
 // WithClock sets the clock the layer reads deadlines from and sets its timer
@@ -30,6 +31,19 @@ func WithClock(c clock.Clock) LayerOption {
 			return errors.New("workq: WithClock: nil clock")
 		}
 		o.clock = c
+		return nil
+	}
+}
+
+// WithRetryMetrics makes the layer count every AddAfter (and so every
+// AddRateLimited) in provider's retries metric for name, as client-go's
+// delaying queue does.
+func WithRetryMetrics(provider workqueue.MetricsProvider, name string) LayerOption {
+	return func(o *layerOptions) error {
+		if provider == nil || name == "" {
+			return errors.New("workq: WithRetryMetrics: need a provider and a non-empty name")
+		}
+		o.retries = provider.NewRetriesMetric(name)
 		return nil
 	}
 }
@@ -58,7 +72,8 @@ func buildLayerOptions(constructor string, opts []LayerOption) (layerOptions, er
 // wrapped queue, or the goroutine outlives it until the layer is shut down.
 type Delaying[T comparable] struct {
 	workqueue.TypedInterface[T]
-	clock clock.Clock
+	clock   clock.Clock
+	retries workqueue.CounterMetric // nil unless WithRetryMetrics
 
 	mu       sync.Mutex
 	heap     []waiting[T]
@@ -77,7 +92,8 @@ type waiting[T comparable] struct {
 	seq  uint64
 }
 
-// NewDelaying wraps q with AddAfter. It accepts WithClock.
+// NewDelaying wraps q with AddAfter. It accepts WithClock and
+// WithRetryMetrics.
 func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts ...LayerOption) (*Delaying[T], error) {
 	if q == nil {
 		return nil, errors.New("workq: NewDelaying: nil queue")
@@ -89,6 +105,7 @@ func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts ...LayerOptio
 	return &Delaying[T]{
 		TypedInterface: q,
 		clock:          o.clock,
+		retries:        o.retries,
 		slot:           make(map[T]int),
 		kick:           make(chan struct{}, 1),
 		stop:           make(chan struct{}),
@@ -100,6 +117,9 @@ func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts ...LayerOptio
 // item is already waiting, the earlier of the two deadlines is kept. It is
 // ignored after shutdown.
 func (q *Delaying[T]) AddAfter(item T, d time.Duration) {
+	if q.retries != nil && !q.ShuttingDown() {
+		q.retries.Inc()
+	}
 	if d <= 0 {
 		q.Add(item)
 		return

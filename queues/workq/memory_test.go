@@ -21,7 +21,7 @@ func cycle(q interface {
 // Idle records are a bounded cache: a stream of distinct items leaves at
 // most the retention budget behind.
 func TestTableRetainsBoundedIdle(t *testing.T) {
-	q := NewMutex[string]()
+	q := must(NewMutex[string]())
 	cycle(q, 10*idleRetention)
 	if n := len(q.t.index); n > idleRetention {
 		t.Fatalf("%d records retained, want at most %d", n, idleRetention)
@@ -33,7 +33,7 @@ func TestTableRetainsBoundedIdle(t *testing.T) {
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := NewMutex[string]()
+	q := must(NewMutex[string]())
 	const burst = 4 * shrinkAbove
 	for i := range burst {
 		q.Add("item-" + strconv.Itoa(i))

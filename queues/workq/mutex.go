@@ -11,7 +11,8 @@ var _ workqueue.TypedInterface[string] = (*Mutex[string])(nil)
 // Mutex is a work queue guarded by one mutex, like client-go's, but with one
 // state record per item instead of two sets (see table), a ring-buffer deque
 // of slab indices instead of a re-sliced slice, and wakeups only when a Get is
-// actually parked. It starts no goroutine.
+// actually parked. It starts no goroutine, unless WithMetrics asks for
+// client-go's queue metrics.
 //
 // It hands items out in FIFO order of enqueue, as client-go does, and its
 // ShutDownWithDrain waits until nothing is queued or processing (client-go's
@@ -24,14 +25,24 @@ type Mutex[T comparable] struct {
 	parked   int // Get calls waiting on getters
 	shutdown bool
 	draining bool
+	metrics  *queueMetrics[T] // nil unless WithMetrics
+	halt     sync.Once        // stops the metrics refresher
 }
 
-// NewMutex returns an empty Mutex queue.
-func NewMutex[T comparable]() *Mutex[T] {
+// NewMutex returns an empty Mutex queue. It accepts WithMetrics.
+func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
+	o, err := buildOptions("NewMutex", opts, "WithMetrics")
+	if err != nil {
+		return nil, err
+	}
 	q := &Mutex[T]{t: table[T]{retain: idleRetention}}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
-	return q
+	if o.metrics != nil {
+		q.metrics = newQueueMetrics[T](o.metrics)
+		q.metrics.run(&q.mu, func() bool { return q.shutdown })
+	}
+	return q, nil
 }
 
 // Add marks item as needing processing. It is ignored after shutdown and
@@ -39,8 +50,14 @@ func NewMutex[T comparable]() *Mutex[T] {
 // its Done is called.
 func (q *Mutex[T]) Add(item T) {
 	q.mu.Lock()
-	if !q.shutdown && q.t.add(item) && q.parked > 0 {
-		q.getters.Signal()
+	if !q.shutdown {
+		enqueued, marked := q.t.add(item)
+		if enqueued && q.parked > 0 {
+			q.getters.Signal()
+		}
+		if marked && q.metrics != nil {
+			q.metrics.marked(item)
+		}
 	}
 	q.mu.Unlock()
 }
@@ -65,6 +82,9 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 		q.parked--
 	}
 	item, ok := q.t.pop()
+	if ok && q.metrics != nil {
+		q.metrics.handedOut(item)
+	}
 	return item, !ok
 }
 
@@ -72,6 +92,9 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 // is queued again. Done of an item that is not being processed is ignored.
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
+	if q.metrics != nil {
+		q.metrics.finished(item)
+	}
 	if q.t.done(item) && q.parked > 0 {
 		q.getters.Signal()
 	}
@@ -89,6 +112,13 @@ func (q *Mutex[T]) ShutDown() {
 	q.getters.Broadcast()
 	q.drainers.Broadcast()
 	q.mu.Unlock()
+	q.stopMetrics()
+}
+
+func (q *Mutex[T]) stopMetrics() {
+	if q.metrics != nil {
+		q.halt.Do(q.metrics.halt)
+	}
 }
 
 // ShutDownWithDrain shuts the queue down like ShutDown, then waits until
@@ -97,9 +127,12 @@ func (q *Mutex[T]) ShutDown() {
 // Get reports shutdown, or the wait never ends.
 func (q *Mutex[T]) ShutDownWithDrain() {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	q.shutdown, q.draining = true, true
 	q.getters.Broadcast()
+	q.mu.Unlock()
+	q.stopMetrics()
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	for q.draining && q.t.live() > 0 {
 		q.drainers.Wait()
 	}

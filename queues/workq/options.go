@@ -8,7 +8,7 @@ import (
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
-// Option configures NewSharded or NewRing. An option that does not apply to
+// Option configures NewMutex, NewSharded or NewRing. An option that does not apply to
 // the constructor it is passed to is an error, so a mistake is not silently
 // ignored.
 type Option func(*options) error
@@ -16,6 +16,7 @@ type Option func(*options) error
 type options struct {
 	shards   int // 0: shard.DefaultCount
 	capacity int // 0: defaultRingCapacity
+	metrics  *metricsConfig
 	set      []string
 }
 

@@ -12,7 +12,7 @@ import (
 // Bad input to a constructor is an error that says what is wrong, never a
 // panic or a half-configured queue.
 func TestConstructorsRejectBadInput(t *testing.T) {
-	base := workq.NewMutex[string]()
+	base, _ := workq.NewMutex[string]()
 	limiter := workqueue.DefaultTypedControllerRateLimiter[string]()
 	cases := []struct {
 		name, want string
@@ -29,6 +29,12 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 		{"nil queue", "nil queue", func() (any, error) { return workq.NewDelaying[string](nil) }},
 		{"nil clock", "nil clock", func() (any, error) { return workq.NewDelaying[string](base, workq.WithClock(nil)) }},
 		{"nil limiter", "nil rate limiter", func() (any, error) { return workq.NewRateLimiting[string](base, nil) }},
+		{"metrics on sharded", "does not take option WithMetrics", func() (any, error) {
+			return workq.NewSharded[string](workq.WithMetrics(workqueue.MetricsProvider(nil), "q", nil))
+		}},
+		{"metrics without provider", "need a provider", func() (any, error) {
+			return workq.NewMutex[string](workq.WithMetrics(nil, "q", nil))
+		}},
 		{"nil layer option", "nil option", func() (any, error) { return workq.NewRateLimiting(base, limiter, nil) }},
 	}
 	for _, c := range cases {

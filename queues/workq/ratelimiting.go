@@ -20,7 +20,7 @@ type RateLimiting[T comparable] struct {
 }
 
 // NewRateLimiting wraps q with AddAfter and AddRateLimited. It accepts
-// WithClock. Where a controller calls
+// WithClock and WithRetryMetrics. Where a controller calls
 // workqueue.NewTypedRateLimitingQueue(limiter), it can call
 // NewRateLimiting(q, limiter) with any queue q of this package.
 func NewRateLimiting[T comparable](q workqueue.TypedInterface[T], limiter workqueue.TypedRateLimiter[T], opts ...LayerOption) (*RateLimiting[T], error) {

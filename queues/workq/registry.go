@@ -32,7 +32,7 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, one state record per item in a free-listed slab, ring-buffer deque of slab indices",
-			New:        func() workqueue.TypedInterface[T] { return NewMutex[T]() },
+			New:        func() workqueue.TypedInterface[T] { return must(NewMutex[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
 		{

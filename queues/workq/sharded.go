@@ -95,7 +95,10 @@ func (q *Sharded[T]) Add(item T) {
 	s := &q.shards[q.picker.Of(item)]
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
-	enqueued := q.accepting.Load() && s.t.add(item)
+	var enqueued bool
+	if q.accepting.Load() {
+		enqueued, _ = s.t.add(item)
+	}
 	if enqueued && s.t.queued() == 1 {
 		s.ready.Store(true)
 	}

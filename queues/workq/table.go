@@ -71,10 +71,10 @@ type table[T comparable] struct {
 	processing int   // records in processing or processingDirty
 }
 
-// add marks item as needing processing and reports whether it was put in the
-// ready deque (false: it was already queued, or it is being processed and
-// will be re-queued by done).
-func (t *table[T]) add(item T) (enqueued bool) {
+// add marks item as needing processing. enqueued reports whether it was put
+// in the ready deque; marked whether it was newly marked dirty (enqueued, or
+// being processed and now to be re-queued by done) rather than already so.
+func (t *table[T]) add(item T) (enqueued, marked bool) {
 	i, ok := t.index[item]
 	if !ok {
 		if t.index == nil {
@@ -84,7 +84,7 @@ func (t *table[T]) add(item T) (enqueued bool) {
 		t.index[item] = i
 		t.ready.PushBack(i)
 		t.peak = max(t.peak, t.live())
-		return true
+		return true, true
 	}
 	switch r := &t.slab[i]; r.state {
 	case idle:
@@ -92,11 +92,12 @@ func (t *table[T]) add(item T) (enqueued bool) {
 		r.state = queued
 		t.ready.PushBack(i)
 		t.peak = max(t.peak, t.live())
-		return true
+		return true, true
 	case processing:
 		r.state = processingDirty
+		return false, true
 	}
-	return false
+	return false, false
 }
 
 // pop hands out the oldest queued item and marks it processing.

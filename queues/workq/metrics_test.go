@@ -60,7 +60,7 @@ func (r *recorder) observed(name string) []float64 {
 	return append([]float64(nil), r.obs[name]...)
 }
 
-func (r *recorder) NewDepthMetric(string) workqueue.GaugeMetric { return recMetric{r, "depth"} }
+func (r *recorder) NewDepthMetric(string) workqueue.GaugeMetric  { return recMetric{r, "depth"} }
 func (r *recorder) NewAddsMetric(string) workqueue.CounterMetric { return recMetric{r, "adds"} }
 func (r *recorder) NewLatencyMetric(string) workqueue.HistogramMetric {
 	return recMetric{r, "latency"}

@@ -75,7 +75,6 @@ func (q *Mutex[T]) Len() int {
 // item and shutdown true.
 func (q *Mutex[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	for q.t.queued() == 0 && !q.shutdown {
 		q.parked++
 		q.getters.Wait()
@@ -85,6 +84,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 	if ok && q.metrics != nil {
 		q.metrics.handedOut(item)
 	}
+	q.mu.Unlock()
 	return item, !ok
 }
 

@@ -122,11 +122,6 @@ func (t *table[T]) done(item T) (requeued bool) {
 		return false
 	}
 	switch r := &t.slab[i]; r.state {
-	case processingDirty:
-		r.state = queued
-		t.processing--
-		t.ready.PushBack(i)
-		return true
 	case processing:
 		r.state = idle
 		t.processing--
@@ -141,6 +136,11 @@ func (t *table[T]) done(item T) (requeued bool) {
 		for t.idle > max(t.retain, t.peak) {
 			t.evictOldestIdle()
 		}
+	case processingDirty:
+		r.state = queued
+		t.processing--
+		t.ready.PushBack(i)
+		return true
 	}
 	return false
 }

@@ -18,7 +18,9 @@ const unfinishedWorkPeriod = 500 * time.Millisecond
 // running processor) through provider under name, so a controller moving to
 // this package keeps its dashboards. It starts one goroutine, which
 // refreshes the unfinished-work gauges every 500 ms and stops at shutdown.
-// clk may be nil for the real clock. Sharded and Ring do not take it.
+// clk may be nil for the real clock. The metrics are updated under the
+// queue's lock, so they must be cheap and must not block or panic, as
+// client-go's Prometheus-backed ones are. Sharded and Ring do not take it.
 func WithMetrics(provider workqueue.MetricsProvider, name string, clk clock.WithTicker) Option {
 	return func(o *options) error {
 		o.set = append(o.set, "WithMetrics")

@@ -73,9 +73,10 @@ type ringEntry[T comparable] struct {
 //
 // Memory: entries of idle items stay in the map as a cache, so re-added keys
 // reuse them without allocating. When an insert finds the map larger than
-// twice the live items plus the retention budget, one Add sweeps it and
-// evicts the idle entries (by CAS to evicted, so a racing Add retries with a
-// fresh entry), which bounds the map to O(peak live items).
+// twice the peak number of live items since the last sweep plus the
+// retention budget, that Add sweeps it and evicts the idle entries (by CAS
+// to evicted, so a racing Add retries with a fresh entry), which bounds the
+// map to O(peak live items), as Mutex's table is bounded.
 //
 // The map is xsync's generic Map rather than sync.Map: no boxing of T into
 // interfaces, and a measured Load of a string key (the lookup Add and Done

@@ -11,14 +11,16 @@ import (
 // A Get that finds nothing registers as parked and, under mu, checks once
 // more before it waits; a producer makes its item visible first and reads
 // parked after. With sequentially consistent atomics one of the two must see
-// the other, so a wakeup is never lost, and a producer takes mu (to Signal
-// exactly one parked Get) only when some Get is actually parked: a busy queue
-// never touches the gate.
+// the other, so a wakeup is never lost. The producer that signals a parked
+// Get also unregisters it, so parked counts only Gets still waiting for a
+// wakeup: producers take mu only when one is, not for the whole time a woken
+// Get takes to be scheduled (which, measured, made nearly every Add of a
+// busy pipeline lock the gate).
 type gate struct {
 	mu       sync.Mutex
 	getters  sync.Cond // L is &mu
 	drainers sync.Cond // L is &mu
-	parked   atomic.Int32
+	parked   atomic.Int32 // Gets waiting and not yet signalled; written under mu
 	shutdown atomic.Bool
 	draining atomic.Bool
 }
@@ -32,7 +34,10 @@ func (g *gate) init() {
 func (g *gate) wake() {
 	if g.parked.Load() > 0 {
 		g.mu.Lock()
-		g.getters.Signal()
+		if g.parked.Load() > 0 {
+			g.parked.Add(-1)
+			g.getters.Signal()
+		}
 		g.mu.Unlock()
 	}
 }
@@ -43,10 +48,11 @@ func (g *gate) wake() {
 func (g *gate) park(available func() bool) {
 	g.mu.Lock()
 	g.parked.Add(1)
-	if !available() && !g.shutdown.Load() {
-		g.getters.Wait()
+	if available() || g.shutdown.Load() {
+		g.parked.Add(-1)
+	} else {
+		g.getters.Wait() // whoever wakes us has unregistered us
 	}
-	g.parked.Add(-1)
 	g.mu.Unlock()
 }
 
@@ -56,6 +62,7 @@ func (g *gate) close(drain bool) {
 	g.shutdown.Store(true)
 	g.draining.Store(drain)
 	g.mu.Lock()
+	g.parked.Store(0) // the broadcast wakes every one of them
 	g.getters.Broadcast()
 	if !drain {
 		g.drainers.Broadcast()

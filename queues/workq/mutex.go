@@ -22,7 +22,7 @@ type Mutex[T comparable] struct {
 	getters  sync.Cond // parked Get calls; L is &mu
 	drainers sync.Cond // parked ShutDownWithDrain calls; L is &mu
 	t        table[T]
-	parked   int // Get calls waiting on getters
+	parked   int // Get calls waiting on getters and not yet signalled
 	shutdown bool
 	draining bool
 	metrics  *queueMetrics[T] // nil unless WithMetrics
@@ -52,14 +52,25 @@ func (q *Mutex[T]) Add(item T) {
 	q.mu.Lock()
 	if !q.shutdown {
 		enqueued, marked := q.t.add(item)
-		if enqueued && q.parked > 0 {
-			q.getters.Signal()
+		if enqueued {
+			q.wakeOne()
 		}
 		if marked && q.metrics != nil {
 			q.metrics.marked(item)
 		}
 	}
 	q.mu.Unlock()
+}
+
+// wakeOne signals one parked Get, if any, for an item just queued. The
+// signalled Get is unregistered here, not when it runs again, so that the
+// Adds made before it is scheduled do not signal the others for nothing.
+// Called with mu held.
+func (q *Mutex[T]) wakeOne() {
+	if q.parked > 0 {
+		q.parked--
+		q.getters.Signal()
+	}
 }
 
 // Len returns the number of queued items (not counting those being
@@ -77,8 +88,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 	q.mu.Lock()
 	for q.t.queued() == 0 && !q.shutdown {
 		q.parked++
-		q.getters.Wait()
-		q.parked--
+		q.getters.Wait() // whoever wakes us has unregistered us
 	}
 	item, ok := q.t.pop()
 	if ok && q.metrics != nil {
@@ -95,8 +105,8 @@ func (q *Mutex[T]) Done(item T) {
 	if q.metrics != nil {
 		q.metrics.finished(item)
 	}
-	if q.t.done(item) && q.parked > 0 {
-		q.getters.Signal()
+	if q.t.done(item) {
+		q.wakeOne()
 	}
 	if q.draining && q.t.live() == 0 {
 		q.drainers.Broadcast()
@@ -109,6 +119,7 @@ func (q *Mutex[T]) Done(item T) {
 func (q *Mutex[T]) ShutDown() {
 	q.mu.Lock()
 	q.shutdown, q.draining = true, false
+	q.parked = 0
 	q.getters.Broadcast()
 	q.drainers.Broadcast()
 	q.mu.Unlock()
@@ -128,6 +139,7 @@ func (q *Mutex[T]) stopMetrics() {
 func (q *Mutex[T]) ShutDownWithDrain() {
 	q.mu.Lock()
 	q.shutdown, q.draining = true, true
+	q.parked = 0
 	q.getters.Broadcast()
 	q.mu.Unlock()
 	q.stopMetrics()

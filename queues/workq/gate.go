@@ -18,8 +18,8 @@ import (
 // busy pipeline lock the gate).
 type gate struct {
 	mu       sync.Mutex
-	getters  sync.Cond // L is &mu
-	drainers sync.Cond // L is &mu
+	getters  sync.Cond    // L is &mu
+	drainers sync.Cond    // L is &mu
 	parked   atomic.Int32 // Gets waiting and not yet signalled; written under mu
 	shutdown atomic.Bool
 	draining atomic.Bool

@@ -36,7 +36,7 @@ const (
 	getDelta     = ^(queuedOne - 2) // queued → processing: +1 - queuedOne
 	requeueDelta = queuedOne - 1    // processing → queued
 	doneDelta    = ^uint64(0)       // processing → idle: -1
-	rejectDelta  = ^(queuedOne - 1) // undo an Add that raced with shutdown
+	rejectDelta  = ^(queuedOne - 1) // take back an unused reservation
 )
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
@@ -65,11 +65,12 @@ type ringEntry[T comparable] struct {
 // between Adds that overlap in time, which have no order to keep.
 //
 // Shutdown and drain: one atomic word counts queued and processing items and
-// carries the shutdown bit (see counts). Add counts its item before pushing
-// it and rolls back if the bit was already set, so after ShutDown no new
-// item is accepted, Get reports shutdown only when nothing accepted is still
-// queued or on its way into the ring, and ShutDownWithDrain waits for both
-// counts to reach zero.
+// carries the shutdown bit (see counts). Add reserves its item's count
+// before it marks the item queued and pushes it, and gives the reservation
+// back if the bit was already set, so after ShutDown no new item is
+// accepted, Get reports shutdown only when nothing accepted is still queued
+// or on its way into the ring, and ShutDownWithDrain waits for both counts
+// to reach zero.
 //
 // Memory: entries of idle items stay in the map as a cache, so re-added keys
 // reuse them without allocating. When an insert finds the map larger than
@@ -123,62 +124,86 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 }
 
 // Add marks item as needing processing (see Mutex.Add).
+//
+// An Add that will queue the item first reserves a place in the counts, and
+// only then moves the entry to queued: once another Add can see the entry
+// queued (and return, deduplicated), the item is certain to be pushed. The
+// reverse order would let a racing ShutDown make this Add roll its entry
+// back after a concurrent Add had already counted on it, losing an Add that
+// completed before the shutdown — the drain stress caught exactly that.
 func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
 	}
-	e, ok := q.states.Load(item)
 	for {
-		if !ok {
-			// Insert under the map's bucket lock; the entry is born
-			// queued, so no other Add can claim it first.
-			var inserted bool
-			e, _ = q.states.LoadOrCompute(item, func() (*ringEntry[T], bool) {
-				inserted = true
-				fresh := &ringEntry[T]{item: item}
-				fresh.state.Store(uint32(queued))
-				return fresh, false
-			})
-			if inserted {
-				q.inserted()
-				q.enqueue(e)
+		e, ok := q.states.Load(item)
+		if ok {
+			switch s := e.state.Load(); s {
+			case uint32(idle):
+				w, reserved := q.reserve()
+				if !reserved {
+					return // shut down meanwhile
+				}
+				if e.state.CompareAndSwap(s, uint32(queued)) {
+					q.enqueue(e, w)
+					return
+				}
+				q.unreserve() // lost a race: look again
+				continue
+			case uint32(processing):
+				if e.state.CompareAndSwap(s, uint32(processingDirty)) {
+					return
+				}
+				continue
+			case evicted:
+				// Being deleted by the sweeper under the bucket lock
+				// LoadOrCompute takes: insert a fresh entry below.
+			default: // queued or processingDirty: already pending
 				return
 			}
 		}
-		switch s := e.state.Load(); s {
-		case uint32(idle):
-			if e.state.CompareAndSwap(s, uint32(queued)) {
-				q.enqueue(e)
-				return
-			}
-		case uint32(processing):
-			if e.state.CompareAndSwap(s, uint32(processingDirty)) {
-				return
-			}
-		case evicted:
-			// The sweeper deletes it under the bucket lock that
-			// LoadOrCompute takes: retry with a fresh entry.
-			ok = false
-			continue
-		default: // queued or processingDirty: already pending
+		w, reserved := q.reserve()
+		if !reserved {
 			return
 		}
-		e, ok = q.states.Load(item) // lost a race: look again
+		// Insert under the map's bucket lock; the entry is born queued.
+		var inserted bool
+		e, _ = q.states.LoadOrCompute(item, func() (*ringEntry[T], bool) {
+			inserted = true
+			fresh := &ringEntry[T]{item: item}
+			fresh.state.Store(uint32(queued))
+			return fresh, false
+		})
+		if inserted {
+			q.inserted()
+			q.enqueue(e, w)
+			return
+		}
+		q.unreserve() // someone else inserted it: look again
 	}
 }
 
-// enqueue counts e (which the caller moved to queued) and pushes it, unless
-// the queue shut down meanwhile.
-func (q *Ring[T]) enqueue(e *ringEntry[T]) {
+// reserve counts one more queued item and returns the new counts word, or
+// reports false (and takes the count back) if the queue is shut down.
+func (q *Ring[T]) reserve() (uint64, bool) {
 	w := q.counts.Add(queuedOne)
 	if w&shutBit != 0 {
-		// Not pushed, so no Get can have seen it: undo.
-		e.state.Store(uint32(idle))
-		if q.counts.Add(rejectDelta)&countMask == 0 {
-			q.gate.notifyIdle()
-		}
-		return
+		q.unreserve()
+		return w, false
 	}
+	return w, true
+}
+
+// unreserve takes back a reservation that was not used.
+func (q *Ring[T]) unreserve() {
+	if q.counts.Add(rejectDelta)&countMask == 0 {
+		q.gate.notifyIdle()
+	}
+}
+
+// enqueue pushes e, which the caller reserved (counts word w) and moved to
+// queued.
+func (q *Ring[T]) enqueue(e *ringEntry[T], w uint64) {
 	q.push(e)
 	q.gate.wake()
 	if live := liveOf(w); live > q.peak.Load() {
@@ -229,8 +254,9 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 		w := q.counts.Load()
 		switch {
 		case queuedOf(w) > 0:
-			// Counted but not yet in the ring (or popped but not yet
-			// uncounted): another goroutine is two steps from done.
+			// Reserved but not yet in the ring, popped but not yet
+			// uncounted, or a reservation about to be taken back:
+			// another goroutine is a step or two from done.
 			runtime.Gosched()
 		case w&shutBit != 0:
 			return item, true

@@ -116,37 +116,34 @@ func (q *Mutex[T]) Done(item T) {
 
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
 // wait. Get keeps handing out what is queued, then reports shutdown.
-func (q *Mutex[T]) ShutDown() {
-	q.mu.Lock()
-	q.shutdown, q.draining = true, false
-	q.parked = 0
-	q.getters.Broadcast()
-	q.drainers.Broadcast()
-	q.mu.Unlock()
-	q.stopMetrics()
-}
-
-func (q *Mutex[T]) stopMetrics() {
-	if q.metrics != nil {
-		q.halt.Do(q.metrics.halt)
-	}
-}
+func (q *Mutex[T]) ShutDown() { q.shutDown(false) }
 
 // ShutDownWithDrain shuts the queue down like ShutDown, then waits until
 // every queued item has been handed out and every handed-out item is Done —
 // or until ShutDown is called. Workers must keep calling Get and Done until
 // Get reports shutdown, or the wait never ends.
 func (q *Mutex[T]) ShutDownWithDrain() {
-	q.mu.Lock()
-	q.shutdown, q.draining = true, true
-	q.parked = 0
-	q.getters.Broadcast()
-	q.mu.Unlock()
-	q.stopMetrics()
+	q.shutDown(true)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.draining && q.t.live() > 0 {
 		q.drainers.Wait()
+	}
+}
+
+// shutDown stops accepting items, wakes every parked Get (and, unless
+// drain, every drain wait) and stops the metrics refresher.
+func (q *Mutex[T]) shutDown(drain bool) {
+	q.mu.Lock()
+	q.shutdown, q.draining = true, drain
+	q.parked = 0 // the broadcast wakes every one of them
+	q.getters.Broadcast()
+	if !drain {
+		q.drainers.Broadcast()
+	}
+	q.mu.Unlock()
+	if q.metrics != nil {
+		q.halt.Do(q.metrics.halt)
 	}
 }
 

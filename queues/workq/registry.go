@@ -16,6 +16,9 @@ type Guarantees struct {
 // New constructs a fresh, empty work queue.
 type New[T comparable] func() workqueue.TypedInterface[T]
 
+// Entry is one registered implementation.
+type Entry[T comparable] = impl.Entry[New[T], Guarantees]
+
 // Impls returns the workqueue family's registry for item type T, client-go's
 // queue first.
 func Impls[T comparable]() impl.List[New[T], Guarantees] {
@@ -26,5 +29,31 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 			New:        func() workqueue.TypedInterface[T] { return workqueue.NewTyped[T]() },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
+		{
+			Name:       "mutex",
+			Doc:        "one mutex, one state record per item in a free-listed slab, ring-buffer deque of slab indices",
+			New:        func() workqueue.TypedInterface[T] { return must(NewMutex[T]()) },
+			Guarantees: Guarantees{Order: impl.OrderFIFO},
+		},
+		{
+			Name:       "sharded",
+			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
+			New:        func() workqueue.TypedInterface[T] { return must(NewSharded[T]()) },
+			Guarantees: Guarantees{Order: impl.OrderPerShard},
+		},
+		{
+			Name:       "ring",
+			Doc:        "lock-free MPMC ring of ready items with a mutex overflow deque, per-item state by CAS in a concurrent map",
+			New:        func() workqueue.TypedInterface[T] { return must(NewRing[T]()) },
+			Guarantees: Guarantees{Order: impl.OrderFIFO},
+		},
 	}
+}
+
+// must unwraps a constructor called with its defaults, which cannot fail.
+func must[Q any](q Q, err error) Q {
+	if err != nil {
+		panic(err) // defaults are valid by construction
+	}
+	return q
 }

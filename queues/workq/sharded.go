@@ -1,0 +1,230 @@
+package workq
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/queuelab/queuelab/internal/shard"
+)
+
+var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
+
+// Sharded is a work queue whose items are spread by hash over independent
+// shards, each a lock plus the same per-item table as Mutex, so producers and
+// consumers working on different items rarely meet on a lock.
+//
+// All state of an item lives in its shard, so per-item guarantees (dedup,
+// re-queue of items added while processing, never two workers on one item)
+// hold exactly as in Mutex. Order is FIFO within a shard only
+// (impl.OrderPerShard): items of different shards may overtake each other.
+//
+// Blocking Get: each shard publishes in an atomic flag whether it has queued
+// items, written only when that changes (a busy shard does not write it at
+// all). Get scans the flags from a random shard (spreading concurrent
+// consumers, never busy-waiting) and locks only a shard that has work. When
+// every flag is clear it parks on a gate: it registers as parked, scans once
+// more under the gate's lock, and waits; a producer sets its shard's flag
+// before it looks for parked Gets, so one of the two always sees the other
+// and no wakeup is lost. There is no queue-wide word written on every
+// operation: the only shared word a busy queue touches is the gate's parked
+// count, which it only reads.
+//
+// Shutdown is two-phase. ShutDown clears accepting, which Add reads under
+// its shard lock, and then takes and releases every shard lock: an Add that
+// saw accepting set has finished by then. Only after that barrier does it
+// close the gate, whose flag Get trusts to mean "nothing more will arrive" —
+// so a Get never reports shutdown while an accepted item is still on its way,
+// and ShutDownWithDrain can wait until every shard is idle without missing a
+// late item.
+type Sharded[T comparable] struct {
+	shards    []shardQ[T]
+	picker    shard.Picker[T]
+	mask      uint32
+	accepting atomic.Bool
+	gate      gate
+}
+
+// shardCore is the part of a shard that is touched together; shardQ pads it
+// to whole cache lines so neighbouring shards' locks do not false-share.
+type shardCore[T comparable] struct {
+	mu    sync.Mutex
+	ready atomic.Bool // t.queued() > 0, readable without mu
+	t     table[T]
+}
+
+const cacheLine = 128
+
+type shardQ[T comparable] struct {
+	shardCore[T]
+	// The core's size does not depend on T (maps, slices and ints only), so
+	// any instantiation gives the constant padding.
+	_ [(cacheLine - unsafe.Sizeof(shardCore[struct{}]{})%cacheLine) % cacheLine]byte
+}
+
+// NewSharded returns an empty Sharded queue. It accepts WithShards.
+func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
+	o, err := buildOptions("NewSharded", opts, "WithShards")
+	if err != nil {
+		return nil, err
+	}
+	n := o.shards
+	if n == 0 {
+		n = shard.DefaultCount()
+	}
+	q := &Sharded[T]{
+		shards: make([]shardQ[T], n),
+		picker: shard.NewPicker[T](n),
+		mask:   uint32(n - 1),
+	}
+	// The idle cache is a queue-wide budget shared out among the shards.
+	retain := max(idleRetention/n, 16)
+	for i := range q.shards {
+		q.shards[i].t.retain = retain
+	}
+	q.accepting.Store(true)
+	q.gate.init()
+	return q, nil
+}
+
+// Add marks item as needing processing (see Mutex.Add).
+func (q *Sharded[T]) Add(item T) {
+	s := &q.shards[q.picker.Of(item)]
+	s.mu.Lock()
+	// The flag is read under the shard lock: see the shutdown barrier.
+	var enqueued bool
+	if q.accepting.Load() {
+		enqueued, _ = s.t.add(item)
+	}
+	if enqueued && s.t.queued() == 1 {
+		s.ready.Store(true)
+	}
+	s.mu.Unlock()
+	if enqueued {
+		q.gate.wake()
+	}
+}
+
+// Len returns the number of queued items summed over the shards (locking
+// each in turn); under concurrent use it is a snapshot, for information only.
+func (q *Sharded[T]) Len() int {
+	n := 0
+	for i := range q.shards {
+		s := &q.shards[i]
+		s.mu.Lock()
+		n += s.t.queued()
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// Get hands out a queued item from some shard, blocking while there is none;
+// it reports shutdown once the queue is shut down and empty.
+func (q *Sharded[T]) Get() (item T, shutdown bool) {
+	start := rand.Uint32()
+	for {
+		// Read the flag before scanning: the gate closes after the shutdown
+		// barrier, so a scan that starts after that sees every item that
+		// will ever be queued except re-queues by Done, and "empty" is
+		// then final (as in client-go, a worker whose Get reports shutdown
+		// while another still processes leaves the re-queue to that one).
+		down := q.gate.shutdown.Load()
+		if item, ok := q.tryPop(start); ok {
+			return item, false
+		}
+		if down {
+			return item, true
+		}
+		q.gate.park(q.anyQueued)
+	}
+}
+
+func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
+	for i := range uint32(len(q.shards)) {
+		s := &q.shards[(start+i)&q.mask]
+		if !s.ready.Load() {
+			continue
+		}
+		s.mu.Lock()
+		item, ok = s.t.pop()
+		if ok && s.t.queued() == 0 {
+			s.ready.Store(false)
+		}
+		s.mu.Unlock()
+		if ok {
+			return item, true
+		}
+	}
+	return item, false
+}
+
+func (q *Sharded[T]) anyQueued() bool {
+	for i := range q.shards {
+		if q.shards[i].ready.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// Done marks the processing of item finished (see Mutex.Done).
+func (q *Sharded[T]) Done(item T) {
+	s := &q.shards[q.picker.Of(item)]
+	s.mu.Lock()
+	requeued := s.t.done(item)
+	if requeued && s.t.queued() == 1 {
+		s.ready.Store(true)
+	}
+	idle := s.t.live() == 0
+	s.mu.Unlock()
+	if requeued {
+		q.gate.wake()
+	}
+	if idle {
+		q.gate.notifyIdle()
+	}
+}
+
+// ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
+// wait; Get hands out what is queued, then reports shutdown.
+func (q *Sharded[T]) ShutDown() {
+	q.accepting.Store(false)
+	q.barrier()
+	q.gate.close(false)
+}
+
+// ShutDownWithDrain shuts the queue down, then waits until no shard has an
+// item queued or processing, or until ShutDown is called (see Mutex).
+func (q *Sharded[T]) ShutDownWithDrain() {
+	q.accepting.Store(false)
+	q.barrier()
+	q.gate.close(true)
+	q.gate.waitDrained(q.idle)
+}
+
+// barrier waits out every Add that read accepting before it was cleared.
+func (q *Sharded[T]) barrier() {
+	for i := range q.shards {
+		q.shards[i].mu.Lock()
+		q.shards[i].mu.Unlock() //nolint:staticcheck // an empty critical section is the point
+	}
+}
+
+func (q *Sharded[T]) idle() bool {
+	for i := range q.shards {
+		s := &q.shards[i]
+		s.mu.Lock()
+		live := s.t.live()
+		s.mu.Unlock()
+		if live > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
+func (q *Sharded[T]) ShuttingDown() bool { return !q.accepting.Load() }

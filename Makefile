@@ -45,8 +45,8 @@ test: ## Run every test under the race detector (conformance suites included)
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
 .PHONY: race
-race: ## Stress only the concurrency tests (hammers, differential checks) 5 times over
-	$(GO) test -race -count=5 -timeout 30m -run 'Hammer|Differential|Concurrent' $(PKGS)
+race: ## Stress the conformance suites (hammers, drain stress, differential checks) 5 times over under -race
+	$(GO) test -race -count=5 -timeout 30m ./queues/... ./stores/... ./internal/...
 
 .PHONY: lint
 lint: ## gofmt and go vet

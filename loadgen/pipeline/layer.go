@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"fmt"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
+
+	"github.com/queuelab/queuelab/queues/workq"
 )
 
 // Layer puts the delaying and rate-limiting layers a controller needs
@@ -17,14 +20,26 @@ func ClientGoLayer(base workqueue.TypedInterface[string], limiter workqueue.Type
 	return workqueue.NewTypedRateLimitingQueueWithConfig(limiter, workqueue.TypedRateLimitingQueueConfig[string]{DelayingQueue: dq})
 }
 
+// QueuelabLayer stacks queues/workq's delaying and rate-limiting layer
+// over base.
+func QueuelabLayer(base workqueue.TypedInterface[string], limiter workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {
+	q, err := workq.NewRateLimiting(base, limiter)
+	if err != nil {
+		// Only a nil base or limiter fails, and both come from the
+		// registry and newLimiter: a programming error, not input.
+		panic(fmt.Sprintf("pipeline: %v", err))
+	}
+	return q
+}
+
 // DefaultLayer is the layer a run uses unless Options.Layer says otherwise:
-// client-go's layers over client-go's queue, and — for now — over ours too.
-//
-// Merge note: when queues/workq's layers land, non-baseline stacks should
-// use them (workq.NewRateLimiting(base, limiter)); that is the one line to
-// change, here.
+// client-go's layers for the all-client-go baseline, queuelab's for every
+// other stack, so each side runs the layer it ships with.
 func DefaultLayer(baseline bool) Layer {
-	return ClientGoLayer
+	if baseline {
+		return ClientGoLayer
+	}
+	return QueuelabLayer
 }
 
 // newLimiter is the per-item exponential backoff of client-go's default

@@ -33,10 +33,10 @@ func QueuelabLayer(base workqueue.TypedInterface[string], limiter workqueue.Type
 }
 
 // DefaultLayer is the layer a run uses unless Options.Layer says otherwise:
-// client-go's layers for the all-client-go baseline, queuelab's for every
-// other stack, so each side runs the layer it ships with.
-func DefaultLayer(baseline bool) Layer {
-	if baseline {
+// client-go's layers over client-go's queue, queuelab's over ours, so each
+// base runs with the layer it ships with.
+func DefaultLayer(clientGoBase bool) Layer {
+	if clientGoBase {
 		return ClientGoLayer
 	}
 	return QueuelabLayer

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
@@ -46,7 +47,7 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	e := &env{stream: s, objs: objs, led: account.New(s.Universe()), o: o, base: time.Now()}
 	layer := o.Layer
 	if layer == nil {
-		layer = DefaultLayer(st.IsBaseline(k))
+		layer = DefaultLayer(st.WorkQ.Name == impl.Baseline)
 	}
 	var r runner
 	switch k {

@@ -121,8 +121,13 @@ type applier struct {
 	writes atomic.Int64
 }
 
-func (a *applier) added(obj any)      { a.apply(obj) }
-func (a *applier) updated(_, obj any) { a.apply(obj) }
+var _ cache.ResourceEventHandler = (*applier)(nil)
+
+// OnAdd implements cache.ResourceEventHandler.
+func (a *applier) OnAdd(obj any, _ bool) { a.apply(obj) }
+
+// OnUpdate implements cache.ResourceEventHandler.
+func (a *applier) OnUpdate(_, obj any) { a.apply(obj) }
 
 func (a *applier) apply(obj any) {
 	p, ok := obj.(*corev1.Pod)
@@ -140,7 +145,8 @@ func (a *applier) apply(obj any) {
 	a.done(a.e.led.CoverState(k, rv, true, a.e.now()))
 }
 
-func (a *applier) deleted(obj any) {
+// OnDelete implements cache.ResourceEventHandler.
+func (a *applier) OnDelete(obj any) {
 	k, ok := a.e.deleted(obj)
 	if !ok {
 		return

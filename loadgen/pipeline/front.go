@@ -118,20 +118,23 @@ func keyOf(obj any) (int, bool) {
 	return 0, false
 }
 
-// applied books a store write of obj, for stale-read checks.
-func (e *env) applied(obj any) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
+// applied books a store write of obj, for stale-read checks, and returns
+// its key and resourceVersion (ok false: not a stream object, counted as a
+// process error).
+func (e *env) applied(obj any) (k int, rv uint64, ok bool) {
+	p, isPod := obj.(*corev1.Pod)
+	if !isPod {
 		e.procErrs.Add(1)
-		return
+		return 0, 0, false
 	}
 	k, kok := gen.KeyIndex(p.Name)
 	rv, rok := gen.RV(p)
 	if !kok || !rok || k >= e.led.Keys() {
 		e.procErrs.Add(1)
-		return
+		return 0, 0, false
 	}
 	e.led.Applied(k, rv, false)
+	return k, rv, true
 }
 
 // deleted books a deletion the handler was notified of (tombstones

@@ -67,29 +67,36 @@ func newStore(t *testing.T, name string) *stores.Indexer {
 	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, e.New(testobj.Indexers()))
 }
 
-func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
+// eachStore runs body on a fresh consumer (recording its notifications)
+// over each registered store, and two versions of object ns/a and one of
+// ns/b.
+func eachStore(t *testing.T, body func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any)) {
 	for _, name := range stores.Impls.Names() {
 		t.Run("store="+name, func(t *testing.T) {
 			store, h := newStore(t, name), &recorder{}
-			c := NewConsumer(store, h)
 			a1, a2 := testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "a", "2")
-			b1 := testobj.Meta("ns", "b", "1")
-			require.NoError(t, c.Process(cache.Deltas{{Type: cache.Replaced, Object: a1}}, true))
-			require.NoError(t, c.Process(cache.Deltas{{Type: cache.Added, Object: b1}, {Type: cache.Deleted, Object: b1}}, false))
-			require.NoError(t, c.Process(cache.Deltas{{Type: cache.Updated, Object: a2}, {Type: cache.Sync, Object: a2}}, false))
-			tomb := cache.DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}
-			require.NoError(t, c.Process(cache.Deltas{{Type: cache.Deleted, Object: tomb}}, false))
-			require.NoError(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: cache.BookmarkInfo{ResourceVersion: "7"}}}, false))
-
-			assert.Equal(t, []string{
-				"add ns/a 1 true",
-				"add ns/b 1 false", "delete ns/b",
-				"update ns/a 1->2", "update ns/a 2->2",
-				"delete ns/a",
-			}, h.events())
-			assert.Empty(t, store.ListKeys())
+			body(t, store, h, NewConsumer(store, h), a1, a2, testobj.Meta("ns", "b", "1"))
 		})
 	}
+}
+
+func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
+	eachStore(t, func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any) {
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Replaced, Object: a1}}, true))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Added, Object: b1}, {Type: cache.Deleted, Object: b1}}, false))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Updated, Object: a2}, {Type: cache.Sync, Object: a2}}, false))
+		tomb := cache.DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Deleted, Object: tomb}}, false))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: cache.BookmarkInfo{ResourceVersion: "7"}}}, false))
+
+		assert.Equal(t, []string{
+			"add ns/a 1 true",
+			"add ns/b 1 false", "delete ns/b",
+			"update ns/a 1->2", "update ns/a 2->2",
+			"delete ns/a",
+		}, h.events())
+		assert.Empty(t, store.ListKeys())
+	})
 }
 
 func TestProcessRejectsWhatIsNotADelta(t *testing.T) {
@@ -100,24 +107,19 @@ func TestProcessRejectsWhatIsNotADelta(t *testing.T) {
 }
 
 func TestProcessBatchIsOneTransactionThenTheNotifications(t *testing.T) {
-	for _, name := range stores.Impls.Names() {
-		t.Run("store="+name, func(t *testing.T) {
-			store, h := newStore(t, name), &recorder{}
-			c := NewConsumer(store, h)
-			a1, a2 := testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "a", "2")
-			b1, c1 := testobj.Meta("ns", "b", "1"), testobj.Meta("ns", "c", "1")
-			require.NoError(t, c.ProcessBatch([]cache.Delta{{Type: cache.Added, Object: a1}, {Type: cache.Added, Object: b1}}, true))
-			require.NoError(t, c.ProcessBatch([]cache.Delta{
-				{Type: cache.Updated, Object: a2}, {Type: cache.Deleted, Object: b1}, {Type: cache.Replaced, Object: c1},
-			}, false))
-			assert.Equal(t, []string{
-				"add ns/a 1 true", "add ns/b 1 true",
-				"update ns/a 1->2", "delete ns/b", "add ns/c 1 false",
-			}, h.events())
-			assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
-			assert.ErrorContains(t, c.ProcessBatch([]cache.Delta{{Type: cache.Bookmark, Object: cache.BookmarkInfo{}}}, false), "not supported in batch")
-		})
-	}
+	eachStore(t, func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any) {
+		c1 := testobj.Meta("ns", "c", "1")
+		require.NoError(t, c.ProcessBatch([]cache.Delta{{Type: cache.Added, Object: a1}, {Type: cache.Added, Object: b1}}, true))
+		require.NoError(t, c.ProcessBatch([]cache.Delta{
+			{Type: cache.Updated, Object: a2}, {Type: cache.Deleted, Object: b1}, {Type: cache.Replaced, Object: c1},
+		}, false))
+		assert.Equal(t, []string{
+			"add ns/a 1 true", "add ns/b 1 true",
+			"update ns/a 1->2", "delete ns/b", "add ns/c 1 false",
+		}, h.events())
+		assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
+		assert.ErrorContains(t, c.ProcessBatch([]cache.Delta{{Type: cache.Bookmark, Object: cache.BookmarkInfo{}}}, false), "not supported in batch")
+	})
 }
 
 // failingIndex fails for objects named "bad".

@@ -65,9 +65,10 @@ const (
 // combination in the other cells; -contention.all runs every combination
 // everywhere (BenchmarkStore and BenchmarkDeltaFIFO already show each
 // family's cost when nobody lists).
-// client-go's RealFIFO, a peer of the family, is left out: its Pop holds
-// its lock across process just as DeltaFIFO's does, and it would add a
-// quarter to the time.
+//
+// client-go's RealFIFO, a peer of the DeltaFIFO family, is left out: as
+// registered, its Pop holds its lock across process just as DeltaFIFO's
+// does, and it would add a quarter to the time.
 func BenchmarkInformerContention(b *testing.B) {
 	for _, n := range []int{10_000, 40_000} {
 		for _, readers := range []int{0, 1, 10} {

@@ -15,12 +15,12 @@ func names(k Kind, stacks []Stack) []string {
 	return out
 }
 
-// registriesWith is the families' client-go entries plus copies of them
-// under other names, so the expectations do not move as the real
-// registries grow.
+// registriesWith is a fixed fixture: each family's clientgo entry plus
+// copies under other names, so the expectations below do not move when the
+// real registries grow.
 func registriesWith() Registries {
-	d := Default()
-	r := Registries{Stores: d.Stores[:1:1], FIFOs: d.FIFOs[:1:1], WorkQs: d.WorkQs[:1:1]}
+	r := Default()
+	r.Stores, r.FIFOs, r.WorkQs = r.Stores[:1], r.FIFOs[:1], r.WorkQs[:1]
 	base := r.Stores[0]
 	for _, n := range []string{"mutex", "sharded", "lockfree"} {
 		e := base

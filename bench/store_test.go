@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -184,49 +183,16 @@ func benchMixed(b *testing.B, st cache.ThreadSafeStore, p *storePopulation, read
 }
 
 // contend runs readers goroutines calling read in a loop and one writer
-// goroutine updating objects, and reports reads/s and writes/s. Each b.Loop
-// iteration is a fixed measuring window (contendWindow) rather than one
-// operation: with many goroutines on few Ps, an operation's cost depends on
-// scheduler time slices, and b.Loop would size b.N from rounds that happened
-// to run uncontended. So ns/op here is the window; the rates are the result.
+// goroutine updating objects, and reports reads/s and writes/s over fixed
+// measuring windows (contendRates).
 func contend(b *testing.B, st cache.ThreadSafeStore, p *storePopulation, readers int, read func(rng *rand.Rand, i int)) {
-	var reads, writes atomic.Int64
-	var stop atomic.Bool
-	var ready, wg sync.WaitGroup
-	ready.Add(readers + 1)
-	for r := range readers {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(r), 3))
-			ready.Done()
-			for i := 0; !stop.Load(); i++ {
-				read(rng, i)
-				reads.Add(1)
-			}
-		})
-	}
-	wg.Go(func() {
-		ready.Done()
-		for i := 0; !stop.Load(); i++ {
-			j := i % len(p.keys)
-			st.Update(p.keys[j], p.versions[(i/len(p.keys)+1)%2][j])
-			writes.Add(1)
-		}
-	})
-	ready.Wait()
-	r0, w0 := reads.Load(), writes.Load()
-	for b.Loop() {
-		time.Sleep(contendWindow)
-	}
-	r1, w1 := reads.Load(), writes.Load()
-	elapsed := b.Elapsed().Seconds()
-	stop.Store(true)
-	wg.Wait()
-	b.ReportMetric(float64(r1-r0)/elapsed, "reads/s")
-	b.ReportMetric(float64(w1-w0)/elapsed, "writes/s")
+	var writes atomic.Int64
+	contendRates(b, readers, read, func(i int) {
+		j := i % len(p.keys)
+		st.Update(p.keys[j], p.versions[(i/len(p.keys)+1)%2][j])
+		writes.Add(1)
+	}, &writes)
 }
-
-// contendWindow is one measuring window of contend.
-const contendWindow = 5 * time.Millisecond
 
 // benchMemory reports the heap a store retains per object beyond the
 // objects and keys themselves (allocated before the first measurement):

@@ -14,6 +14,9 @@
 //     correct.
 //   - metrics: latency histograms (HdrHistogram), runtime sampling (heap,
 //     RSS, GC) and optional pprof profiles.
+//   - process: the informer's consumer (client-go's processDeltas and
+//     processDeltasInBatch semantics), shared with the lab's end-to-end
+//     benchmarks.
 //   - pipeline: the workqueue, informer and store pipelines, assembled only
 //     from registry names.
 //   - scenario: the named scenarios `queuelab run` offers.

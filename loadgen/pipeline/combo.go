@@ -116,9 +116,11 @@ type Registries struct {
 	WorkQs impl.List[workq.New[string], workq.Guarantees]
 }
 
-// Default returns the families' registries.
+// Default returns copies of the families' registries, so a caller that
+// edits or appends to them (tests building fixtures) cannot change the
+// registries themselves.
 func Default() Registries {
-	return Registries{Stores: stores.Impls, FIFOs: deltafifo.Impls, WorkQs: workq.Impls[string]()}
+	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: slices.Clone(deltafifo.Impls), WorkQs: slices.Clone(workq.Impls[string]())}
 }
 
 // family is one registry seen through names, for resolution.

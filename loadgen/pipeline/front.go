@@ -11,19 +11,22 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/process"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
+	"github.com/queuelab/queuelab/stores"
 )
 
 // front is the informer half both the informer and the store pipelines
 // share: source → client-go's Reflector → DeltaFIFO → consumer writing the
-// store and notifying a handler.
+// store (a stores.Indexer over the registry's store) and notifying a
+// handler.
 type front struct {
 	e     *env
 	src   *watchsrc.Source
 	store cache.Indexer
 	fifo  cache.Queue
 	refl  *cache.Reflector
-	cons  *consumer
+	cons  *process.Consumer
 }
 
 // indexers are the informer store's indexes: namespace (what listers use)
@@ -45,8 +48,8 @@ func indexers() cache.Indexers {
 // time must not turn into seconds of idle wall time.
 var relistBackoff = wait.Backoff{Duration: time.Millisecond}
 
-func (e *env) newFront(st Stack, h handler) *front {
-	store := newIndexer(st.Store.New(indexers()))
+func (e *env) newFront(st Stack, h cache.ResourceEventHandler) *front {
+	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, st.Store.New(indexers()))
 	fifo := st.FIFO.New(cache.DeltaFIFOOptions{
 		KeyFunction:           cache.MetaNamespaceKeyFunc,
 		KnownObjects:          store,
@@ -60,13 +63,13 @@ func (e *env) newFront(st Stack, h handler) *front {
 		TypeDescription: "*v1.Pod",
 		Backoff:         &backoff,
 	})
-	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: &consumer{store: store, h: h}}
+	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: process.NewConsumer(store, h)}
 }
 
 // start runs the Reflector and the consumer until ctx ends (stop).
 func (f *front) start(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { f.refl.RunWithContext(ctx) })
-	wg.Go(func() { f.cons.run(f.fifo, f.e.o.Batch, &f.e.procErrs) })
+	wg.Go(func() { f.cons.Run(f.fifo, f.e.o.Batch, func(error) { f.e.procErrs.Add(1) }) })
 }
 
 // stop closes the queue so the consumer returns; the caller cancels the
@@ -115,20 +118,23 @@ func keyOf(obj any) (int, bool) {
 	return 0, false
 }
 
-// applied books a store write of obj, for stale-read checks.
-func (e *env) applied(obj any) {
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
+// applied books a store write of obj, for stale-read checks, and returns
+// its key and resourceVersion (ok false: not a stream object, counted as a
+// process error).
+func (e *env) applied(obj any) (k int, rv uint64, ok bool) {
+	p, isPod := obj.(*corev1.Pod)
+	if !isPod {
 		e.procErrs.Add(1)
-		return
+		return 0, 0, false
 	}
 	k, kok := gen.KeyIndex(p.Name)
 	rv, rok := gen.RV(p)
 	if !kok || !rok || k >= e.led.Keys() {
 		e.procErrs.Add(1)
-		return
+		return 0, 0, false
 	}
 	e.led.Applied(k, rv, false)
+	return k, rv, true
 }
 
 // deleted books a deletion the handler was notified of (tombstones

@@ -70,10 +70,16 @@ type enqueuer struct {
 	q workqueue.TypedRateLimitingInterface[string]
 }
 
-func (h enqueuer) added(obj any)      { h.e.applied(obj); h.enqueue(obj) }
-func (h enqueuer) updated(_, obj any) { h.e.applied(obj); h.enqueue(obj) }
+var _ cache.ResourceEventHandler = enqueuer{}
 
-func (h enqueuer) deleted(obj any) {
+// OnAdd implements cache.ResourceEventHandler.
+func (h enqueuer) OnAdd(obj any, _ bool) { h.e.applied(obj); h.enqueue(obj) }
+
+// OnUpdate implements cache.ResourceEventHandler.
+func (h enqueuer) OnUpdate(_, obj any) { h.e.applied(obj); h.enqueue(obj) }
+
+// OnDelete implements cache.ResourceEventHandler.
+func (h enqueuer) OnDelete(obj any) {
 	h.e.deleted(obj)
 	h.enqueue(obj)
 }

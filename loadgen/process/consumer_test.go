@@ -1,0 +1,204 @@
+package process
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/testobj"
+	"github.com/queuelab/queuelab/internal/watchdog"
+	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/stores"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// recorder is a handler writing down what it was told, as "add ns/name
+// rv initial", "update ns/name rv->rv" and "delete ns/name".
+type recorder struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (r *recorder) OnAdd(obj any, initial bool) {
+	r.log(fmt.Sprintf("add %s %s %v", key(obj), rv(obj), initial))
+}
+
+func (r *recorder) OnUpdate(old, obj any) {
+	r.log(fmt.Sprintf("update %s %s->%s", key(obj), rv(old), rv(obj)))
+}
+
+func (r *recorder) OnDelete(obj any) { r.log("delete " + key(obj)) }
+
+func (r *recorder) log(s string) {
+	r.mu.Lock()
+	r.got = append(r.got, s)
+	r.mu.Unlock()
+}
+
+func (r *recorder) events() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.got...)
+}
+
+func key(obj any) string {
+	k, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	return k
+}
+
+func rv(obj any) string {
+	if o, ok := obj.(interface{ GetResourceVersion() string }); ok {
+		return o.GetResourceVersion()
+	}
+	return "?"
+}
+
+// newStore is an informer's store over the registry's store called name.
+func newStore(t *testing.T, name string) *stores.Indexer {
+	e, err := stores.Impls.Lookup(name)
+	require.NoError(t, err)
+	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, e.New(testobj.Indexers()))
+}
+
+// eachStore runs body on a fresh consumer (recording its notifications)
+// over each registered store, and two versions of object ns/a and one of
+// ns/b.
+func eachStore(t *testing.T, body func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any)) {
+	for _, name := range stores.Impls.Names() {
+		t.Run("store="+name, func(t *testing.T) {
+			store, h := newStore(t, name), &recorder{}
+			a1, a2 := testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "a", "2")
+			body(t, store, h, NewConsumer(store, h), a1, a2, testobj.Meta("ns", "b", "1"))
+		})
+	}
+}
+
+func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
+	eachStore(t, func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any) {
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Replaced, Object: a1}}, true))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Added, Object: b1}, {Type: cache.Deleted, Object: b1}}, false))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Updated, Object: a2}, {Type: cache.Sync, Object: a2}}, false))
+		tomb := cache.DeletedFinalStateUnknown{Key: "ns/a", Obj: a2}
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Deleted, Object: tomb}}, false))
+		require.NoError(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: cache.BookmarkInfo{ResourceVersion: "7"}}}, false))
+
+		assert.Equal(t, []string{
+			"add ns/a 1 true",
+			"add ns/b 1 false", "delete ns/b",
+			"update ns/a 1->2", "update ns/a 2->2",
+			"delete ns/a",
+		}, h.events())
+		assert.Empty(t, store.ListKeys())
+	})
+}
+
+func TestProcessRejectsWhatIsNotADelta(t *testing.T) {
+	c := NewConsumer(newStore(t, "clientgo"), &recorder{})
+	assert.ErrorIs(t, c.Process("not deltas", false), errNotDeltas)
+	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: "x"}}, false), "without BookmarkInfo")
+	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: "Bogus", Object: testobj.Meta("ns", "a", "1")}}, false), "unsupported delta type")
+}
+
+func TestProcessBatchIsOneTransactionThenTheNotifications(t *testing.T) {
+	eachStore(t, func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any) {
+		c1 := testobj.Meta("ns", "c", "1")
+		require.NoError(t, c.ProcessBatch([]cache.Delta{{Type: cache.Added, Object: a1}, {Type: cache.Added, Object: b1}}, true))
+		require.NoError(t, c.ProcessBatch([]cache.Delta{
+			{Type: cache.Updated, Object: a2}, {Type: cache.Deleted, Object: b1}, {Type: cache.Replaced, Object: c1},
+		}, false))
+		assert.Equal(t, []string{
+			"add ns/a 1 true", "add ns/b 1 true",
+			"update ns/a 1->2", "delete ns/b", "add ns/c 1 false",
+		}, h.events())
+		assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
+		assert.ErrorContains(t, c.ProcessBatch([]cache.Delta{{Type: cache.Bookmark, Object: cache.BookmarkInfo{}}}, false), "not supported in batch")
+	})
+}
+
+// failingIndex fails for objects named "bad".
+func failingIndex(obj any) ([]string, error) {
+	if key(obj) == "ns/bad" {
+		return nil, errors.New("bad object")
+	}
+	return []string{"x"}, nil
+}
+
+func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
+	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(cache.Indexers{"x": failingIndex}))
+	h := &recorder{}
+	err := NewConsumer(store, h).ProcessBatch([]cache.Delta{
+		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
+		{Type: cache.Added, Object: testobj.Meta("ns", "bad", "1")},
+		{Type: cache.Added, Object: testobj.Meta("ns", "c", "1")},
+	}, false)
+	require.ErrorContains(t, err, "batch partly applied")
+	assert.Equal(t, []string{"add ns/a 1 false", "add ns/c 1 false"}, h.events())
+	assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
+}
+
+// plainIndexer hides the Transaction method of the indexer it wraps.
+type plainIndexer struct{ cache.Indexer }
+
+func TestProcessBatchWithoutTransactionsGoesDeltaByDelta(t *testing.T) {
+	store, h := newStore(t, "clientgo"), &recorder{}
+	c := NewConsumer(plainIndexer{store}, h)
+	require.NoError(t, c.ProcessBatch([]cache.Delta{
+		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
+		{Type: cache.Added, Object: testobj.Meta("ns", "b", "1")},
+	}, false))
+	assert.Equal(t, []string{"add ns/a 1 false", "add ns/b 1 false"}, h.events())
+	err := c.ProcessBatch([]cache.Delta{{Type: "Bogus", Object: testobj.Meta("ns", "a", "2")}, {Type: cache.Deleted, Object: testobj.Meta("ns", "b", "1")}}, false)
+	assert.ErrorContains(t, err, "unsupported delta type")
+	assert.Equal(t, []string{"ns/a"}, store.ListKeys(), "the batch's other deltas are still applied")
+}
+
+// countingHandler signals every notification on seen.
+type countingHandler struct {
+	recorder
+	seen chan struct{}
+}
+
+func (c *countingHandler) OnAdd(obj any, initial bool) {
+	c.recorder.OnAdd(obj, initial)
+	c.seen <- struct{}{}
+}
+
+func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
+	for _, e := range deltafifo.Impls {
+		for _, batch := range []bool{false, true} {
+			t.Run(fmt.Sprintf("fifo=%s/batch=%v", e.Name, batch), func(t *testing.T) {
+				watchdog.Run(t, watchdog.DefaultTimeout, func() {
+					store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(cache.Indexers{"x": failingIndex}))
+					objs := testobj.Population(100, 4, 4)
+					h := &countingHandler{seen: make(chan struct{}, len(objs))}
+					q := e.New(cache.DeltaFIFOOptions{KnownObjects: store, KeyFunction: cache.MetaNamespaceKeyFunc})
+					require.NoError(t, q.Add(testobj.Meta("ns", "bad", "1")))
+					for _, o := range objs {
+						require.NoError(t, q.Add(o))
+					}
+					errs := make(chan error, 1)
+					done := make(chan struct{})
+					go func() {
+						defer close(done)
+						NewConsumer(store, h).Run(q, batch, func(err error) { errs <- err })
+					}()
+					for range objs {
+						<-h.seen
+					}
+					q.Close()
+					<-done
+					assert.ErrorContains(t, <-errs, "bad object", "the failed write is reported and the rest still applied")
+					assert.Len(t, store.ListKeys(), len(objs))
+					assert.Len(t, h.events(), len(objs))
+				})
+			})
+		}
+	}
+}

@@ -6,6 +6,7 @@ package testobj
 
 import (
 	"strconv"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -51,15 +52,36 @@ func Key(obj *metav1.PartialObjectMetadata) string {
 }
 
 // LabelIndex indexes objects by their AppLabel value (none if unset).
+//
+// It allocates nothing: the result for a value is one shared single-element
+// slice, interned on first use, so a store benchmark measures the store and
+// not this fixture. That is fair to every store, client-go's included, since
+// an IndexFunc's result is only ever read (client-go's threadSafeMap and the
+// stores of this lab never modify or keep it); callers must not modify it
+// either. The intern table grows with the distinct values seen, which for a
+// fixture is a handful.
 func LabelIndex(obj any) ([]string, error) {
 	m, err := metaOf(obj)
 	if err != nil {
 		return nil, err
 	}
 	if v, ok := m.GetLabels()[AppLabel]; ok {
-		return []string{v}, nil
+		return interned(v), nil
 	}
 	return nil, nil
+}
+
+// labelValues maps a label value to its shared []string{value}. A sync.Map
+// because it is read-mostly and read concurrently by every store's writers;
+// its Load of a string key allocates nothing.
+var labelValues sync.Map
+
+func interned(v string) []string {
+	if s, ok := labelValues.Load(v); ok {
+		return s.([]string)
+	}
+	s, _ := labelValues.LoadOrStore(v, []string{v})
+	return s.([]string)
 }
 
 // Indexers returns the two indexers the lab's store benchmarks use:

@@ -34,3 +34,14 @@ func TestLabelIndexRejectsNonObjects(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, vals)
 }
+
+func TestLabelIndexSharesItsResults(t *testing.T) {
+	a, b := testobj.Meta("ns", "a", "1", testobj.AppLabel, "x"), testobj.Meta("ns", "b", "1", testobj.AppLabel, "x")
+	va, err := testobj.LabelIndex(a)
+	require.NoError(t, err)
+	vb, err := testobj.LabelIndex(b)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x"}, va)
+	assert.Same(t, &va[0], &vb[0], "one interned slice per value")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = testobj.LabelIndex(a) }))
+}

@@ -65,7 +65,7 @@ type lfCol struct {
 }
 
 func newLFCol(name string, fn cache.IndexFunc) *lfCol {
-	return &lfCol{indexFn: indexFn{name: name, fn: fn}, postings: newLFMap[posting](0)}
+	return &lfCol{indexFn: newIndexFn(name, fn), postings: newLFMap[posting](0)}
 }
 
 // lfEntry is the writer's bookkeeping for one key: its current version and
@@ -419,12 +419,12 @@ func (s *LockFree) AddIndexers(newIndexers cache.Indexers) error {
 	for key, e := range st.entries {
 		w := pending{e: e, values: make([][]string, len(names))}
 		for j, name := range names {
-			f := indexFn{name: name, fn: newIndexers[name]}
+			f := newIndexFn(name, newIndexers[name])
 			vs, err := f.values(key, e.v.obj)
 			if err != nil {
 				return err
 			}
-			w.values[j] = vs
+			w.values[j] = slices.Clone(vs) // vs may be f's buffer
 		}
 		work = append(work, w)
 	}

@@ -5,8 +5,10 @@
 package testobj
 
 import (
+	"maps"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -58,8 +60,7 @@ func Key(obj *metav1.PartialObjectMetadata) string {
 // not this fixture. That is fair to every store, client-go's included, since
 // an IndexFunc's result is only ever read (client-go's threadSafeMap and the
 // stores of this lab never modify or keep it); callers must not modify it
-// either. The intern table grows with the distinct values seen, which for a
-// fixture is a handful.
+// either. The first 4096 distinct values are interned; more are allocated.
 func LabelIndex(obj any) ([]string, error) {
 	m, err := metaOf(obj)
 	if err != nil {
@@ -71,17 +72,40 @@ func LabelIndex(obj any) ([]string, error) {
 	return nil, nil
 }
 
-// labelValues maps a label value to its shared []string{value}. A sync.Map
-// because it is read-mostly and read concurrently by every store's writers;
-// its Load of a string key allocates nothing.
-var labelValues sync.Map
+// labelValues maps a label value to its shared []string{value}. The map is
+// replaced, never modified, when a value is added (copy on write), so a
+// lookup is a plain map read; maxInterned bounds its size for callers that
+// feed LabelIndex unbounded values (past it, results are allocated). A
+// sync.Map would do, at twice the cost of a lookup, which every store's
+// update pays.
+var (
+	labelValues   atomic.Pointer[map[string][]string]
+	labelValuesMu sync.Mutex
+)
+
+const maxInterned = 1 << 12
 
 func interned(v string) []string {
-	if s, ok := labelValues.Load(v); ok {
-		return s.([]string)
+	if m := labelValues.Load(); m != nil {
+		if s, ok := (*m)[v]; ok {
+			return s
+		}
 	}
-	s, _ := labelValues.LoadOrStore(v, []string{v})
-	return s.([]string)
+	labelValuesMu.Lock()
+	defer labelValuesMu.Unlock()
+	m := make(map[string][]string)
+	if old := labelValues.Load(); old != nil {
+		if s, ok := (*old)[v]; ok {
+			return s
+		}
+		if len(*old) >= maxInterned {
+			return []string{v}
+		}
+		m = maps.Clone(*old)
+	}
+	m[v] = []string{v}
+	labelValues.Store(&m)
+	return m[v]
 }
 
 // Indexers returns the two indexers the lab's store benchmarks use:

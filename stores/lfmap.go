@@ -42,14 +42,17 @@ func newLFMap[E any, P interface {
 	mapKey() string
 }](size int) *lfMap[E, P] {
 	m := &lfMap[E, P]{seed: maphash.MakeSeed(), tomb: new(E)}
-	m.cur.Store(newLFSlots[E](size))
+	m.cur.Store(newLFSlots[E](2 * size))
 	return m
 }
 
-// newLFSlots returns an array with room for size elements at load ≤ 1/2.
-func newLFSlots[E any](size int) *lfSlots[E] {
+// newLFSlots returns an empty array of at least slots slots (a power of two).
+// The map holds its load at most 1/2: callers that know their size ask for
+// twice as many slots; rehash asks for four times the live elements, so that
+// the next rehash is as many inserts away as there are elements.
+func newLFSlots[E any](slots int) *lfSlots[E] {
 	n := 8
-	for n < 4*size {
+	for n < slots {
 		n *= 2
 	}
 	return &lfSlots[E]{mask: uint64(n - 1), slots: make([]atomic.Pointer[E], n)}
@@ -57,17 +60,27 @@ func newLFSlots[E any](size int) *lfSlots[E] {
 
 // get returns the element with key, or nil.
 func (m *lfMap[E, P]) get(key string) *E {
+	e, _ := m.lookup(key)
+	return e
+}
+
+// lookup returns the element with key and its slot, or nil.
+func (m *lfMap[E, P]) lookup(key string) (*E, int) {
 	t := m.cur.Load()
 	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
 		e := t.slots[i].Load()
 		if e == nil {
-			return nil
+			return nil, -1
 		}
 		if e != m.tomb && P(e).mapKey() == key {
-			return e
+			return e, int(i)
 		}
 	}
 }
+
+// setAt replaces the element in slot i, which lookup returned for the same
+// key with no put or remove since (writer only).
+func (m *lfMap[E, P]) setAt(i int, e *E) { m.cur.Load().slots[i].Store(e) }
 
 // put stores e under its key, replacing any element with that key (writer
 // only).
@@ -119,7 +132,7 @@ func (m *lfMap[E, P]) remove(key string) {
 // rehash publishes a fresh array holding the live elements.
 func (m *lfMap[E, P]) rehash() {
 	old := m.cur.Load()
-	t := newLFSlots[E](m.live)
+	t := newLFSlots[E](4 * m.live)
 	for i := range old.slots {
 		e := old.slots[i].Load()
 		if e == nil || e == m.tomb {

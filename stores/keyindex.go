@@ -28,9 +28,10 @@ func (ix *keyIndex) hash(key string) uint32 { return uint32(maphash.String(ix.se
 // find returns the bucket and slot of key, or -1, -1.
 func (ix *keyIndex) find(key string, keys []string) (bucket int, slot int32) {
 	h := ix.hash(key)
-	mask := len(ix.buckets) - 1
+	buckets := ix.buckets
+	mask := len(buckets) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
-		e := ix.buckets[i]
+		e := buckets[i]
 		if e == 0 {
 			return -1, -1
 		}

@@ -140,8 +140,9 @@ func (s *Sharded) DeleteWithObject(key string, obj any) {
 func (s *Sharded) Get(key string) (any, bool) {
 	sh := s.set.Load().of(key)
 	sh.mu.RLock()
-	defer sh.mu.RUnlock()
-	return sh.t.get(key)
+	obj, ok := sh.t.get(key) // cannot panic: no deferred unlock needed
+	sh.mu.RUnlock()
+	return obj, ok
 }
 
 // visit calls f on every shard of one generation under its read lock, one

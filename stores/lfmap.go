@@ -46,10 +46,9 @@ func newLFMap[E any, P interface {
 	return m
 }
 
-// newLFSlots returns an empty array of at least slots slots (a power of two).
-// The map holds its load at most 1/2: callers that know their size ask for
-// twice as many slots; rehash asks for four times the live elements, so that
-// the next rehash is as many inserts away as there are elements.
+// newLFSlots returns an empty array of at least slots slots (a power of
+// two). The map keeps its load (elements plus tombstones) at most 1/2, so a
+// map built for a known size asks for twice as many slots.
 func newLFSlots[E any](slots int) *lfSlots[E] {
 	n := 8
 	for n < slots {
@@ -129,10 +128,17 @@ func (m *lfMap[E, P]) remove(key string) {
 	}
 }
 
-// rehash publishes a fresh array holding the live elements.
+// rehash publishes a fresh array holding the live elements: twice the size
+// when they fill more than a quarter of the old one, else the same size
+// (tombstones made the load). Either way the load after is at most 1/4, so
+// the next rehash is at least as many inserts away as there are elements.
 func (m *lfMap[E, P]) rehash() {
 	old := m.cur.Load()
-	t := newLFSlots[E](4 * m.live)
+	size := len(old.slots)
+	if 4*m.live > size {
+		size *= 2
+	}
+	t := newLFSlots[E](size)
 	for i := range old.slots {
 		e := old.slots[i].Load()
 		if e == nil || e == m.tomb {

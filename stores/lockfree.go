@@ -16,8 +16,12 @@ import (
 // which readers never touch.
 //
 // Design, and why:
-//   - Every write publishes a new immutable version (key, object). A reader
-//     therefore always sees a key with an object that was stored under it.
+//   - Readers find objects through versions (see version): a version's key
+//     never changes and its object is an atomic.Value, so a reader always
+//     sees a key with an object that was stored under it. The common
+//     informer update (same type, same index values) stores the new object
+//     into the existing version: no allocation, one atomic store. Any other
+//     write publishes a new version.
 //   - Key lookup is an lfMap (key → version): open addressing over atomic
 //     slots, lock-free and allocation-free for readers, about as fast as a
 //     Go map. The runtime's sync.Map (a lock-free hash-trie since Go 1.24)
@@ -25,19 +29,21 @@ import (
 //     writers (xsync) buys nothing when writers serialize anyway.
 //   - Each index value's members, and the list of all objects, is a posting:
 //     slots of atomic version pointers with a published length (see
-//     posting). The writer appends, tombstones, or replaces a version in the
-//     slot it already holds, so scans never see a member twice and never
-//     skip one present throughout; an update that keeps an object's index
-//     values (the common informer update) is an in-place slot store, not a
-//     copy of the list. A version sits only in postings whose value its
-//     object has, so every ByIndex answer is consistent per key.
+//     posting). The writer appends, tombstones, or swaps a new version into
+//     the slot the old one holds, so scans never see a member twice and
+//     never skip one present throughout. A version sits only in postings
+//     whose value its object has, so every ByIndex answer is consistent
+//     per key.
 //   - Replace builds a whole new generation aside and publishes it with one
 //     pointer store: readers see the old content or the new, never a mix.
 //     AddIndexers publishes a generation with more indexes likewise.
 //
-// The price: one or two allocations per write and several times the memory
-// of Mutex per object, and a Transaction's writes become visible one by one
-// (Guarantees.AtomicTransactions is false).
+// The price, against Mutex: about 1.6 times the memory per object (a
+// 64-byte version and its memberships, atomic slots at load ≤ 1/2), two
+// allocations for each new key or change of index values, slower ByIndex
+// and List (a pointer to follow per object), and a Transaction's writes
+// become visible one by one (Guarantees.AtomicTransactions is false).
+// results/notes.md has the measurements.
 type LockFree struct {
 	mu    sync.Mutex // serializes writers; readers never take it
 	state atomic.Pointer[lfState]
@@ -107,8 +113,12 @@ func (st *lfState) put(key string, obj any) error {
 		return err
 	}
 	defer clear(st.scratch)
-	v := &version{key: key, obj: obj}
 	old, at := st.items.lookup(key)
+	if old != nil && old.canHold(obj) && st.sameValues(old) {
+		old.obj.Store(obj) // the common update: see version
+		return nil
+	}
+	v := newVersion(key, obj)
 	if old == nil {
 		v.allPos = st.push(st.all, v)
 		if len(st.cols) > 0 {
@@ -136,6 +146,16 @@ func (st *lfState) put(key string, obj any) error {
 	}
 	st.items.setAt(at, v)
 	return nil
+}
+
+// sameValues reports whether v has exactly the index values in scratch.
+func (st *lfState) sameValues(v *version) bool {
+	for i := range st.cols {
+		if !v.has(int32(i), st.scratch[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // remove deletes key (writer only); a missing key is a no-op.
@@ -274,7 +294,7 @@ func (s *LockFree) DeleteWithObject(key string, obj any) {
 // Get returns the object stored under key.
 func (s *LockFree) Get(key string) (any, bool) {
 	if v := s.state.Load().items.get(key); v != nil {
-		return v.obj, true
+		return v.object(), true
 	}
 	return nil, false
 }
@@ -345,7 +365,7 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 		for _, v := range gather(p, nil, self) {
 			if !seen[v.key] { // the same key may sit in two postings, even as two versions
 				seen[v.key] = true
-				out = append(out, v.obj)
+				out = append(out, v.object())
 			}
 		}
 	}
@@ -408,7 +428,7 @@ func (s *LockFree) AddIndexers(newIndexers cache.Indexers) error {
 	values := make([][]string, 0, len(versions)*len(added))
 	for _, v := range versions {
 		for _, c := range added {
-			vs, err := c.values(v.key, v.obj)
+			vs, err := c.values(v.key, v.object())
 			if err != nil {
 				return err
 			}

@@ -2,34 +2,6 @@ package stores
 
 import "sync/atomic"
 
-// version is one (key, object) pair as LockFree publishes it. Every write
-// creates a new version and key and obj never change after that, so a
-// reader holding a version always sees a key together with an object that
-// was stored under it.
-//
-// The other fields are the writer's bookkeeping, which readers never touch:
-// where this version sits in the list of every object and in the index
-// postings. Only the current version of a key is in any posting, so the
-// writer keeps that bookkeeping on it (carrying it over to the next
-// version) instead of in a separate per-key map: one allocation per write,
-// and no second hash lookup.
-type version struct {
-	key string
-	obj any
-
-	allPos int32    // position in the list of every object
-	marks  []lfMark // index memberships
-}
-
-// lfMark is one index membership of a version: column, posting and slot.
-type lfMark struct {
-	p   *posting
-	col int32
-	pos int32
-}
-
-func (v *version) mapKey() string { return v.key }
-
 // posting is a list of versions that readers scan without locks while the
 // single writer changes it: the member list of one index value, or the list
 // of every object.
@@ -77,7 +49,7 @@ func gather[T any](p *posting, dst []T, f func(*version) T) []T {
 	return dst
 }
 
-func objOf(v *version) any     { return v.obj }
+func objOf(v *version) any     { return v.object() }
 func keyOf(v *version) string  { return v.key }
 func self(v *version) *version { return v }
 

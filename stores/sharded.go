@@ -156,18 +156,24 @@ func (set *shardSet) visit(f func(t *table)) {
 	}
 }
 
-// gatherShards merges f's contributions of every shard, one shard at a time. The
-// result is sized once, from the first shard's contribution (size): keys
-// spread evenly over shards by hash, so that estimate rarely needs to grow.
+// gatherShards merges f's contributions of every shard, one shard at a
+// time. The result is sized first, from size of every shard (each read
+// under its lock for a moment), so that it is allocated once and no larger
+// than needed: for ByIndex the result is the whole allocation, and its
+// bytes are what the garbage collector charges for. A shard that grows
+// between the two passes costs one append growth.
 func gatherShards[T any](set *shardSet, size func(t *table) int, f func(dst []T, t *table) []T) []T {
-	var out []T
+	n := 0
 	for i := range set.shards {
 		sh := &set.shards[i]
 		sh.mu.RLock()
-		if i == 0 {
-			n := size(sh.t) * len(set.shards)
-			out = make([]T, 0, n+n/8)
-		}
+		n += size(sh.t)
+		sh.mu.RUnlock()
+	}
+	out := make([]T, 0, n)
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
 		out = f(out, sh.t)
 		sh.mu.RUnlock()
 	}

@@ -10,11 +10,20 @@ import (
 // LockFree uses it for key → version and, per index, value → posting.
 //
 // It is open addressing with linear probing over a slot array of atomic
-// pointers to immutable elements that carry their own key. The writer
-// replaces an element in its slot, deletes by storing a tombstone, and,
-// when live elements plus tombstones pass half the slots, rehashes into a
+// pointers to elements that carry their own key. The writer replaces an
+// element in its slot, deletes by storing a tombstone, and, when live
+// elements plus tombstones pass a quarter of the slots, rehashes into a
 // fresh array that it publishes with one pointer store; a reader probing
 // the old array meanwhile finds what was there when it started.
+//
+// The load stays at most 1/4 because every probe that meets another key
+// follows that element's pointer to compare keys: a cache miss. Measured on
+// LockFree's Get over 100000 keys: at a load of 0.19 about 8% faster than
+// client-go's map, at 0.38 about 4% slower. A Swiss-table layout (7-bit
+// hash tags and 7 slots per cache line, so no pointer is followed for
+// another key) fit the same keys at a load of 0.87, 10 bytes a key instead
+// of about 40, but its longer chain of dependent instructions per lookup
+// measured 3–8% slower than client-go; Get speed won.
 //
 // The runtime's hash-trie sync.Map offers the same lock-freedom, but its
 // interface-typed keys and four to five levels of pointer chasing made
@@ -42,13 +51,13 @@ func newLFMap[E any, P interface {
 	mapKey() string
 }](size int) *lfMap[E, P] {
 	m := &lfMap[E, P]{seed: maphash.MakeSeed(), tomb: new(E)}
-	m.cur.Store(newLFSlots[E](2 * size))
+	m.cur.Store(newLFSlots[E](4 * size))
 	return m
 }
 
 // newLFSlots returns an empty array of at least slots slots (a power of
-// two). The map keeps its load (elements plus tombstones) at most 1/2, so a
-// map built for a known size asks for twice as many slots.
+// two). The map keeps its load (elements plus tombstones) at most 1/4, so a
+// map built for a known size asks for four times as many slots.
 func newLFSlots[E any](slots int) *lfSlots[E] {
 	n := 8
 	for n < slots {
@@ -97,7 +106,7 @@ func (m *lfMap[E, P]) put(e *E) {
 			}
 			t.slots[free].Store(e)
 			m.live++
-			if 2*m.used > len(t.slots) {
+			if 4*m.used > len(t.slots) {
 				m.rehash()
 			}
 			return
@@ -129,13 +138,13 @@ func (m *lfMap[E, P]) remove(key string) {
 }
 
 // rehash publishes a fresh array holding the live elements: twice the size
-// when they fill more than a quarter of the old one, else the same size
-// (tombstones made the load). Either way the load after is at most 1/4, so
+// when they fill more than an eighth of the old one, else the same size
+// (tombstones made the load). Either way the load after is at most 1/8, so
 // the next rehash is at least as many inserts away as there are elements.
 func (m *lfMap[E, P]) rehash() {
 	old := m.cur.Load()
 	size := len(old.slots)
-	if 4*m.live > size {
+	if 8*m.live > size {
 		size *= 2
 	}
 	t := newLFSlots[E](size)

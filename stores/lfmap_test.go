@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -49,4 +50,45 @@ func TestLFMapChurn(t *testing.T) {
 			t.Fatalf("step %d: appendKeys = %d keys, want %d", step, len(got), len(keys))
 		}
 	}
+}
+
+// TestLFMapReadersFindStableKeys: while one writer churns other keys
+// (inserts into tombstones, removals, replacements, rehashes), readers must
+// always find every key that is present throughout, with its key.
+func TestLFMapReadersFindStableKeys(t *testing.T) {
+	m := newLFMap[version](0)
+	stable := make([]string, 200)
+	for i := range stable {
+		stable[i] = "stable-" + strconv.Itoa(i)
+		m.put(&version{key: stable[i]})
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := range 2 {
+		wg.Go(func() {
+			for i := r; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := stable[i%len(stable)]
+				if v := m.get(k); v == nil || v.key != k {
+					t.Errorf("get(%s) = %v during churn", k, v)
+					return
+				}
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		k := "churn-" + strconv.Itoa(rng.IntN(2000))
+		if m.get(k) != nil && rng.IntN(2) == 0 {
+			m.remove(k)
+		} else {
+			m.put(&version{key: k})
+		}
+	}
+	close(stop)
+	wg.Wait()
 }

@@ -42,67 +42,13 @@ type column struct {
 type valPos struct{ v, p int32 }
 
 func newColumn(name string, fn cache.IndexFunc, slots int) *column {
-	c := &column{indexFn: indexFn{name: name, fn: fn}, vids: make(map[string]int32)}
+	c := &column{indexFn: newIndexFn(name, fn), vids: make(map[string]int32)}
 	c.one = make([]int32, slots)
 	c.pos = make([]int32, slots)
 	for i := range c.one {
 		c.one[i] = noValue
 	}
 	return c
-}
-
-// indexFn is a named IndexFunc: what the column types of Mutex's table and
-// LockFree's state have in common.
-type indexFn struct {
-	name string
-	fn   cache.IndexFunc
-}
-
-func (f *indexFn) indexName() string { return f.name }
-
-// values evaluates the IndexFunc for the object stored under key; a nil
-// object (client-go stores it) has no values.
-func (f *indexFn) values(key string, obj any) ([]string, error) {
-	if obj == nil {
-		return nil, nil
-	}
-	vs, err := f.fn(obj)
-	if err != nil {
-		return nil, &IndexError{Key: key, Index: f.name, Err: err}
-	}
-	return vs, nil
-}
-
-// named is a column of either kind.
-type named interface {
-	indexName() string
-	values(key string, obj any) ([]string, error)
-}
-
-// findCol returns the column called name, or the zero C. A linear scan beats
-// a map for the handful of indexers an informer has.
-func findCol[C named](cols []C, name string) C {
-	for _, c := range cols {
-		if c.indexName() == name {
-			return c
-		}
-	}
-	var zero C
-	return zero
-}
-
-// evalAll evaluates every column's IndexFunc for obj into scratch, before a
-// write changes anything; on error scratch is cleared and the error returned.
-func evalAll[C named](cols []C, scratch [][]string, key string, obj any) error {
-	for i, c := range cols {
-		vs, err := c.values(key, obj)
-		if err != nil {
-			clear(scratch[:i])
-			return err
-		}
-		scratch[i] = vs
-	}
-	return nil
 }
 
 // grow appends a slot with no values.

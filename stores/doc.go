@@ -8,7 +8,7 @@
 // Three implementations, listed with client-go's in Impls:
 //
 //   - Mutex: client-go's one-RWMutex design with a compact index: dense
-//     (key, object) records behind an 8-byte-bucket open-addressing key
+//     key and object arrays behind an 8-byte-bucket open-addressing key
 //     index, interned index values and int32 member lists with O(1)
 //     swap-remove. Faster ByIndex, Update and List, about half the memory.
 //     Scans hold the read lock, as client-go's do.
@@ -16,9 +16,10 @@
 //     lock and index fragment. Writers to different shards proceed in
 //     parallel; a scan locks one shard at a time, so a writer waits at most
 //     for one shard's part of it. Replace swaps a whole shard generation.
-//   - LockFree: readers never lock (immutable versions, an atomic-slot hash
-//     map, atomic-slot posting lists); scans never delay the writer. Writers
-//     serialize on one mutex. Costs more memory and allocations per write.
+//   - LockFree: readers never lock (versions with an atomic object, an
+//     atomic-slot hash map, atomic-slot posting lists); scans never delay
+//     the writer. Writers serialize on one mutex. Costs more memory than
+//     Mutex, and allocations when keys come and go or index values change.
 //
 // Beyond client-go: an IndexFunc error never panics. The store's Add, Update,
 // Replace and Transaction hand an *IndexError to the error handler

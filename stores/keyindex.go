@@ -2,22 +2,15 @@ package stores
 
 import "hash/maphash"
 
-// rec is one stored object and its key, in a table's dense slot array.
-type rec struct {
-	key string
-	obj any
-}
-
-// keyIndex maps a key to its slot in a table's dense records: open
+// keyIndex maps a key to its slot in a table's dense arrays: open
 // addressing with linear probing over 8-byte buckets holding the low 32 bits
 // of the key's hash and slot+1 (0 marks an empty bucket). The key itself is
-// not repeated: it is compared in the record. The table doubles past a load
-// of 13/16 (linear probing stays within a few cache lines of 8-byte buckets
-// there), so a key costs 10–20 bytes, against about 40 in a Go
-// map[string]int32; a hit touches the bucket and the record, which Get
-// needs anyway. Deletion
-// shifts the following buckets back (no tombstones), and growing needs no
-// rehashing because the stored hash bits give each key's home bucket.
+// not repeated: it is compared in the table's key array. The table doubles
+// past a load of 13/16 (linear probing stays within a few cache lines of
+// 8-byte buckets there), so a key costs 10–20 bytes, against about 40 in a
+// Go map[string]int32. Deletion shifts the following buckets back (no
+// tombstones), and growing needs no rehashing because the stored hash bits
+// give each key's home bucket.
 type keyIndex struct {
 	seed    maphash.Seed
 	buckets []uint64
@@ -33,16 +26,17 @@ func newKeyIndex(size int) keyIndex {
 func (ix *keyIndex) hash(key string) uint32 { return uint32(maphash.String(ix.seed, key)) }
 
 // find returns the bucket and slot of key, or -1, -1.
-func (ix *keyIndex) find(key string, recs []rec) (bucket int, slot int32) {
+func (ix *keyIndex) find(key string, keys []string) (bucket int, slot int32) {
 	h := ix.hash(key)
-	mask := len(ix.buckets) - 1
+	buckets := ix.buckets
+	mask := len(buckets) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
-		e := ix.buckets[i]
+		e := buckets[i]
 		if e == 0 {
 			return -1, -1
 		}
 		if uint32(e>>32) == h {
-			if s := int32(uint32(e)) - 1; recs[s].key == key {
+			if s := int32(uint32(e)) - 1; keys[s] == key {
 				return i, s
 			}
 		}

@@ -10,11 +10,20 @@ import (
 // LockFree uses it for key → version and, per index, value → posting.
 //
 // It is open addressing with linear probing over a slot array of atomic
-// pointers to immutable elements that carry their own key. The writer
-// replaces an element in its slot, deletes by storing a tombstone, and,
-// when live elements plus tombstones pass half the slots, rehashes into a
+// pointers to elements that carry their own key. The writer replaces an
+// element in its slot, deletes by storing a tombstone, and, when live
+// elements plus tombstones pass a quarter of the slots, rehashes into a
 // fresh array that it publishes with one pointer store; a reader probing
 // the old array meanwhile finds what was there when it started.
+//
+// The load stays at most 1/4 because every probe that meets another key
+// follows that element's pointer to compare keys: a cache miss. Measured on
+// LockFree's Get over 100000 keys: at a load of 0.19 about 8% faster than
+// client-go's map, at 0.38 about 4% slower. A Swiss-table layout (7-bit
+// hash tags and 7 slots per cache line, so no pointer is followed for
+// another key) fit the same keys at a load of 0.87, 10 bytes a key instead
+// of about 40, but its longer chain of dependent instructions per lookup
+// measured 3–8% slower than client-go; Get speed won.
 //
 // The runtime's hash-trie sync.Map offers the same lock-freedom, but its
 // interface-typed keys and four to five levels of pointer chasing made
@@ -42,14 +51,16 @@ func newLFMap[E any, P interface {
 	mapKey() string
 }](size int) *lfMap[E, P] {
 	m := &lfMap[E, P]{seed: maphash.MakeSeed(), tomb: new(E)}
-	m.cur.Store(newLFSlots[E](size))
+	m.cur.Store(newLFSlots[E](4 * size))
 	return m
 }
 
-// newLFSlots returns an array with room for size elements at load ≤ 1/2.
-func newLFSlots[E any](size int) *lfSlots[E] {
+// newLFSlots returns an empty array of at least slots slots (a power of
+// two). The map keeps its load (elements plus tombstones) at most 1/4, so a
+// map built for a known size asks for four times as many slots.
+func newLFSlots[E any](slots int) *lfSlots[E] {
 	n := 8
-	for n < 4*size {
+	for n < slots {
 		n *= 2
 	}
 	return &lfSlots[E]{mask: uint64(n - 1), slots: make([]atomic.Pointer[E], n)}
@@ -57,17 +68,27 @@ func newLFSlots[E any](size int) *lfSlots[E] {
 
 // get returns the element with key, or nil.
 func (m *lfMap[E, P]) get(key string) *E {
+	e, _ := m.lookup(key)
+	return e
+}
+
+// lookup returns the element with key and its slot, or nil.
+func (m *lfMap[E, P]) lookup(key string) (*E, int) {
 	t := m.cur.Load()
 	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
 		e := t.slots[i].Load()
 		if e == nil {
-			return nil
+			return nil, -1
 		}
 		if e != m.tomb && P(e).mapKey() == key {
-			return e
+			return e, int(i)
 		}
 	}
 }
+
+// setAt replaces the element in slot i, which lookup returned for the same
+// key with no put or remove since (writer only).
+func (m *lfMap[E, P]) setAt(i int, e *E) { m.cur.Load().slots[i].Store(e) }
 
 // put stores e under its key, replacing any element with that key (writer
 // only).
@@ -85,7 +106,7 @@ func (m *lfMap[E, P]) put(e *E) {
 			}
 			t.slots[free].Store(e)
 			m.live++
-			if 2*m.used > len(t.slots) {
+			if 4*m.used > len(t.slots) {
 				m.rehash()
 			}
 			return
@@ -116,10 +137,17 @@ func (m *lfMap[E, P]) remove(key string) {
 	}
 }
 
-// rehash publishes a fresh array holding the live elements.
+// rehash publishes a fresh array holding the live elements: twice the size
+// when they fill more than an eighth of the old one, else the same size
+// (tombstones made the load). Either way the load after is at most 1/8, so
+// the next rehash is at least as many inserts away as there are elements.
 func (m *lfMap[E, P]) rehash() {
 	old := m.cur.Load()
-	t := newLFSlots[E](m.live)
+	size := len(old.slots)
+	if 8*m.live > size {
+		size *= 2
+	}
+	t := newLFSlots[E](size)
 	for i := range old.slots {
 		e := old.slots[i].Load()
 		if e == nil || e == m.tomb {

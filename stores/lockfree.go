@@ -16,8 +16,12 @@ import (
 // which readers never touch.
 //
 // Design, and why:
-//   - Every write publishes a new immutable version (key, object). A reader
-//     therefore always sees a key with an object that was stored under it.
+//   - Readers find objects through versions (see version): a version's key
+//     never changes and its object is an atomic.Value, so a reader always
+//     sees a key with an object that was stored under it. The common
+//     informer update (same type, same index values) stores the new object
+//     into the existing version: no allocation, one atomic store. Any other
+//     write publishes a new version.
 //   - Key lookup is an lfMap (key → version): open addressing over atomic
 //     slots, lock-free and allocation-free for readers, about as fast as a
 //     Go map. The runtime's sync.Map (a lock-free hash-trie since Go 1.24)
@@ -25,37 +29,43 @@ import (
 //     writers (xsync) buys nothing when writers serialize anyway.
 //   - Each index value's members, and the list of all objects, is a posting:
 //     slots of atomic version pointers with a published length (see
-//     posting). The writer appends, tombstones, or replaces a version in the
-//     slot it already holds, so scans never see a member twice and never
-//     skip one present throughout; an update that keeps an object's index
-//     values (the common informer update) is an in-place slot store, not a
-//     copy of the list. A version sits only in postings whose value its
-//     object has, so every ByIndex answer is consistent per key.
+//     posting). The writer appends, tombstones, or swaps a new version into
+//     the slot the old one holds, so scans never see a member twice and
+//     never skip one present throughout. A version sits only in postings
+//     whose value its object has, so every ByIndex answer is consistent
+//     per key.
 //   - Replace builds a whole new generation aside and publishes it with one
 //     pointer store: readers see the old content or the new, never a mix.
 //     AddIndexers publishes a generation with more indexes likewise.
 //
-// The price: one or two allocations per write and several times the memory
-// of Mutex per object, and a Transaction's writes become visible one by one
-// (Guarantees.AtomicTransactions is false).
+// The price, against Mutex: about 1.6 times the memory per object (a
+// 64-byte version and its memberships, atomic slots at load ≤ 1/2), two
+// allocations for each new key or change of index values, slower ByIndex
+// and List (a pointer to follow per object), and a Transaction's writes
+// become visible one by one (Guarantees.AtomicTransactions is false).
+// results/notes.md has the measurements.
 type LockFree struct {
 	mu    sync.Mutex // serializes writers; readers never take it
 	state atomic.Pointer[lfState]
-	rv    atomic.Pointer[string]
 	opts  options
+
+	// rvMu guards rv. Writers set rv under mu as well; LastStoreSyncResourceVersion
+	// takes rvMu alone, which is held only to copy a string, so it never
+	// waits for a write. A mutex rather than an atomic.Pointer[string]:
+	// publishing a pointer would cost an allocation per write.
+	rvMu sync.Mutex
+	rv   string
 }
 
-// lfState is one generation of a LockFree store.
+// lfState is one generation of a LockFree store. Readers use items, all and
+// cols; scratch is the writer's.
 type lfState struct {
-	// Read by readers.
-	items    *lfMap[version, *version]
-	all      *posting // every current version
-	cols     []*lfCol // never mutated: AddIndexers publishes a new state
+	items    *lfMap[version, *version] // key → current version
+	all      *posting                  // every current version
+	cols     []*lfCol                  // never mutated: AddIndexers publishes a new state
 	indexers cache.Indexers
 
-	// Writer-only, shared with the states AddIndexers derives.
-	entries map[string]*lfEntry
-	scratch [][]string
+	scratch [][]string // per column: the values being written
 }
 
 // lfCol is one index: value → posting of the versions having that value.
@@ -65,22 +75,7 @@ type lfCol struct {
 }
 
 func newLFCol(name string, fn cache.IndexFunc) *lfCol {
-	return &lfCol{indexFn: indexFn{name: name, fn: fn}, postings: newLFMap[posting](0)}
-}
-
-// lfEntry is the writer's bookkeeping for one key: its current version and
-// where that version sits.
-type lfEntry struct {
-	v      *version
-	allPos int32
-	marks  []lfMark
-}
-
-// lfMark is one membership: column, posting and slot.
-type lfMark struct {
-	p   *posting
-	col int32
-	pos int32
+	return &lfCol{indexFn: newIndexFn(name, fn), postings: newLFMap[posting](0)}
 }
 
 var (
@@ -93,8 +88,6 @@ var (
 func NewLockFree(indexers cache.Indexers, opts ...Option) *LockFree {
 	s := &LockFree{opts: newOptions(opts)}
 	s.state.Store(newLFState(maps.Clone(indexers), 0))
-	empty := ""
-	s.rv.Store(&empty)
 	return s
 }
 
@@ -103,7 +96,6 @@ func newLFState(indexers cache.Indexers, size int) *lfState {
 		items:    newLFMap[version](size),
 		all:      newPosting("", size),
 		indexers: indexers,
-		entries:  make(map[string]*lfEntry, size),
 	}
 	for _, name := range slices.Sorted(maps.Keys(indexers)) {
 		st.cols = append(st.cols, newLFCol(name, indexers[name]))
@@ -121,56 +113,70 @@ func (st *lfState) put(key string, obj any) error {
 		return err
 	}
 	defer clear(st.scratch)
-	v := &version{key: key, obj: obj}
-	e := st.entries[key]
-	if e == nil {
-		e = &lfEntry{v: v}
-		st.entries[key] = e
-		e.allPos = st.push(st.all, v)
+	old, at := st.items.lookup(key)
+	if old != nil && old.canHold(obj) && st.sameValues(old) {
+		old.obj.Store(obj) // the common update: see version
+		return nil
+	}
+	v := newVersion(key, obj)
+	if old == nil {
+		v.allPos = st.push(st.all, v)
+		if len(st.cols) > 0 {
+			v.marks = make([]lfMark, 0, len(st.cols)) // one value per index is the rule
+		}
 		for i, c := range st.cols {
-			st.join(e, int32(i), c, st.scratch[i])
+			st.join(v, int32(i), c, st.scratch[i])
 		}
 		st.items.put(v)
 		return nil
 	}
-	e.v = v
-	st.all.set(e.allPos, v)
+	v.allPos, v.marks = old.allPos, old.marks
+	st.all.set(v.allPos, v)
 	for i, c := range st.cols {
-		if e.has(int32(i), st.scratch[i]) {
-			for _, m := range e.marks {
+		if v.has(int32(i), st.scratch[i]) {
+			for _, m := range v.marks {
 				if m.col == int32(i) {
 					m.p.set(m.pos, v)
 				}
 			}
 			continue
 		}
-		st.leave(e, int32(i), c)
-		st.join(e, int32(i), c, st.scratch[i])
+		st.leave(v, int32(i), c)
+		st.join(v, int32(i), c, st.scratch[i])
 	}
-	st.items.put(v)
+	st.items.setAt(at, v)
 	return nil
+}
+
+// sameValues reports whether v has exactly the index values in scratch.
+func (st *lfState) sameValues(v *version) bool {
+	for i := range st.cols {
+		if !v.has(int32(i), st.scratch[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // remove deletes key (writer only); a missing key is a no-op.
 func (st *lfState) remove(key string) {
-	e := st.entries[key]
-	if e == nil {
+	v := st.items.get(key)
+	if v == nil {
 		return
 	}
 	st.items.remove(key)
-	if st.all.remove(e.allPos) {
+	if st.all.remove(v.allPos) {
 		st.compact(st.all)
 	}
 	for i, c := range st.cols {
-		st.leave(e, int32(i), c)
+		st.leave(v, int32(i), c)
 	}
-	delete(st.entries, key)
 }
 
-// has reports whether e's memberships in column col are exactly values.
-func (e *lfEntry) has(col int32, values []string) bool {
+// has reports whether v's memberships in column col are exactly values.
+func (v *version) has(col int32, values []string) bool {
 	n := 0
-	for _, m := range e.marks {
+	for _, m := range v.marks {
 		if m.col == col {
 			if !slices.Contains(values, m.p.value) {
 				return false
@@ -187,8 +193,8 @@ func (e *lfEntry) has(col int32, values []string) bool {
 	return n == distinct
 }
 
-// join adds e's current version to the postings of values in column c.
-func (st *lfState) join(e *lfEntry, col int32, c *lfCol, values []string) {
+// join adds v to the postings of values in column c.
+func (st *lfState) join(v *version, col int32, c *lfCol, values []string) {
 	for i, value := range values {
 		if slices.Contains(values[:i], value) {
 			continue
@@ -198,15 +204,15 @@ func (st *lfState) join(e *lfEntry, col int32, c *lfCol, values []string) {
 			p = newPosting(value, 0)
 			c.postings.put(p)
 		}
-		e.marks = append(e.marks, lfMark{p: p, col: col, pos: st.push(p, e.v)})
+		v.marks = append(v.marks, lfMark{p: p, col: col, pos: st.push(p, v)})
 	}
 }
 
-// leave removes e from every posting of column c, forgetting values left
+// leave removes v from every posting of column c, forgetting values left
 // without members.
-func (st *lfState) leave(e *lfEntry, col int32, c *lfCol) {
-	kept := e.marks[:0]
-	for _, m := range e.marks {
+func (st *lfState) leave(v *version, col int32, c *lfCol) {
+	kept := v.marks[:0]
+	for _, m := range v.marks {
 		if m.col != col {
 			kept = append(kept, m)
 			continue
@@ -219,8 +225,8 @@ func (st *lfState) leave(e *lfEntry, col int32, c *lfCol) {
 			st.compact(m.p)
 		}
 	}
-	clear(e.marks[len(kept):])
-	e.marks = kept
+	clear(v.marks[len(kept):])
+	v.marks = kept
 }
 
 // push appends v to p, compacting p first when its slab is full.
@@ -233,17 +239,17 @@ func (st *lfState) push(p *posting, v *version) int32 {
 	return pos
 }
 
-// compact compacts p and records the new positions of its members.
+// compact compacts p and records the new positions of its members, which
+// are current versions.
 func (st *lfState) compact(p *posting) {
 	p.compact(func(v *version, pos int32) {
-		e := st.entries[v.key]
 		if p == st.all {
-			e.allPos = pos
+			v.allPos = pos
 			return
 		}
-		for i := range e.marks {
-			if e.marks[i].p == p {
-				e.marks[i].pos = pos
+		for i := range v.marks {
+			if v.marks[i].p == p {
+				v.marks[i].pos = pos
 			}
 		}
 	})
@@ -265,7 +271,7 @@ func (s *LockFree) UpdateChecked(key string, obj any) error {
 		return err
 	}
 	if hasRV {
-		s.rv.Store(&rv)
+		s.setRV(rv)
 	}
 	return nil
 }
@@ -281,14 +287,14 @@ func (s *LockFree) DeleteWithObject(key string, obj any) {
 	defer s.mu.Unlock()
 	s.state.Load().remove(key)
 	if hasRV {
-		s.rv.Store(&rv)
+		s.setRV(rv)
 	}
 }
 
 // Get returns the object stored under key.
 func (s *LockFree) Get(key string) (any, bool) {
 	if v := s.state.Load().items.get(key); v != nil {
-		return v.obj, true
+		return v.object(), true
 	}
 	return nil, false
 }
@@ -322,7 +328,7 @@ func (s *LockFree) ReplaceChecked(items map[string]any, resourceVersion string) 
 		}
 	}
 	s.state.Store(st)
-	s.rv.Store(&resourceVersion)
+	s.setRV(resourceVersion)
 	return nil
 }
 
@@ -359,7 +365,7 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 		for _, v := range gather(p, nil, self) {
 			if !seen[v.key] { // the same key may sit in two postings, even as two versions
 				seen[v.key] = true
-				out = append(out, v.obj)
+				out = append(out, v.object())
 			}
 		}
 	}
@@ -407,38 +413,33 @@ func (s *LockFree) AddIndexers(newIndexers cache.Indexers) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.state.Load()
-	if err := checkNewIndexers(st.indexers, newIndexers, len(st.entries), &s.opts); err != nil {
+	if err := checkNewIndexers(st.indexers, newIndexers, int(st.all.live), &s.opts); err != nil {
 		return err
-	}
-	names := slices.Sorted(maps.Keys(newIndexers))
-	type pending struct {
-		e      *lfEntry
-		values [][]string
-	}
-	work := make([]pending, 0, len(st.entries))
-	for key, e := range st.entries {
-		w := pending{e: e, values: make([][]string, len(names))}
-		for j, name := range names {
-			f := indexFn{name: name, fn: newIndexers[name]}
-			vs, err := f.values(key, e.v.obj)
-			if err != nil {
-				return err
-			}
-			w.values[j] = vs
-		}
-		work = append(work, w)
 	}
 	next := *st
 	next.cols = slices.Clone(st.cols)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(newIndexers)) {
 		next.cols = append(next.cols, newLFCol(name, newIndexers[name]))
+	}
+	added := next.cols[len(st.cols):]
+	// Evaluate every new IndexFunc for every object before changing
+	// anything, so that an error leaves the store as it was.
+	versions := gather(st.all, nil, self)
+	values := make([][]string, 0, len(versions)*len(added))
+	for _, v := range versions {
+		for _, c := range added {
+			vs, err := c.values(v.key, v.object())
+			if err != nil {
+				return err
+			}
+			values = append(values, slices.Clone(vs)) // vs may be c's buffer
+		}
 	}
 	next.indexers = mergeIndexers(st.indexers, newIndexers)
 	next.scratch = make([][]string, len(next.cols))
-	for _, w := range work {
-		for j := range names {
-			col := len(st.cols) + j
-			next.join(w.e, int32(col), next.cols[col], w.values[j])
+	for i, v := range versions {
+		for j, c := range added {
+			next.join(v, int32(len(st.cols)+j), c, values[i*len(added)+j])
 		}
 	}
 	s.state.Store(&next)
@@ -452,7 +453,14 @@ func (s *LockFree) Resync() error { return nil }
 func (s *LockFree) Bookmark(rv string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.rv.Store(&rv)
+	s.setRV(rv)
+}
+
+// setRV records rv (the caller holds mu).
+func (s *LockFree) setRV(rv string) {
+	s.rvMu.Lock()
+	s.rv = rv
+	s.rvMu.Unlock()
 }
 
 // LastStoreSyncResourceVersion returns the latest resource version seen (""
@@ -461,7 +469,9 @@ func (s *LockFree) LastStoreSyncResourceVersion() string {
 	if !rvVisible() {
 		return ""
 	}
-	return *s.rv.Load()
+	s.rvMu.Lock()
+	defer s.rvMu.Unlock()
+	return s.rv
 }
 
 // Transaction applies txns; see TransactionChecked.
@@ -479,7 +489,7 @@ func (s *LockFree) TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) 
 	defer s.mu.Unlock()
 	terr, rv, ok := applyTransactions(s.state.Load(), txns)
 	if ok {
-		s.rv.Store(&rv)
+		s.setRV(rv)
 	}
 	return terr
 }

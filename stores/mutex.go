@@ -74,8 +74,9 @@ func (m *Mutex) DeleteWithObject(key string, obj any) {
 // Get returns the object stored under key.
 func (m *Mutex) Get(key string) (any, bool) {
 	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.t.get(key)
+	obj, ok := m.t.get(key) // cannot panic: no deferred unlock needed
+	m.mu.RUnlock()
+	return obj, ok
 }
 
 // List returns every stored object.

@@ -2,16 +2,6 @@ package stores
 
 import "sync/atomic"
 
-// version is one immutable (key, object) pair as LockFree publishes it.
-// Every write creates a new version, so a reader holding one always sees a
-// key together with the object that was stored under it.
-type version struct {
-	key string
-	obj any
-}
-
-func (v *version) mapKey() string { return v.key }
-
 // posting is a list of versions that readers scan without locks while the
 // single writer changes it: the member list of one index value, or the list
 // of every object.
@@ -59,7 +49,7 @@ func gather[T any](p *posting, dst []T, f func(*version) T) []T {
 	return dst
 }
 
-func objOf(v *version) any     { return v.obj }
+func objOf(v *version) any     { return v.object() }
 func keyOf(v *version) string  { return v.key }
 func self(v *version) *version { return v }
 

@@ -64,7 +64,7 @@ var Impls = impl.List[New, Guarantees]{
 	},
 	{
 		Name: "lockfree",
-		Doc:  "lock-free readers: sync.Map of immutable versions, index postings of atomic slots; writers serialize on one mutex",
+		Doc:  "lock-free readers: atomic-slot hash map of versions, index postings of atomic slots; writers serialize on one mutex",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return NewLockFree(indexers)
 		},

@@ -140,8 +140,9 @@ func (s *Sharded) DeleteWithObject(key string, obj any) {
 func (s *Sharded) Get(key string) (any, bool) {
 	sh := s.set.Load().of(key)
 	sh.mu.RLock()
-	defer sh.mu.RUnlock()
-	return sh.t.get(key)
+	obj, ok := sh.t.get(key) // cannot panic: no deferred unlock needed
+	sh.mu.RUnlock()
+	return obj, ok
 }
 
 // visit calls f on every shard of one generation under its read lock, one
@@ -155,18 +156,24 @@ func (set *shardSet) visit(f func(t *table)) {
 	}
 }
 
-// gatherShards merges f's contributions of every shard, one shard at a time. The
-// result is sized once, from the first shard's contribution (size): keys
-// spread evenly over shards by hash, so that estimate rarely needs to grow.
+// gatherShards merges f's contributions of every shard, one shard at a
+// time. The result is sized first, from size of every shard (each read
+// under its lock for a moment), so that it is allocated once and no larger
+// than needed: for ByIndex the result is the whole allocation, and its
+// bytes are what the garbage collector charges for. A shard that grows
+// between the two passes costs one append growth.
 func gatherShards[T any](set *shardSet, size func(t *table) int, f func(dst []T, t *table) []T) []T {
-	var out []T
+	n := 0
 	for i := range set.shards {
 		sh := &set.shards[i]
 		sh.mu.RLock()
-		if i == 0 {
-			n := size(sh.t) * len(set.shards)
-			out = make([]T, 0, n+n/8)
-		}
+		n += size(sh.t)
+		sh.mu.RUnlock()
+	}
+	out := make([]T, 0, n)
+	for i := range set.shards {
+		sh := &set.shards[i]
+		sh.mu.RLock()
 		out = f(out, sh.t)
 		sh.mu.RUnlock()
 	}

@@ -11,12 +11,19 @@ import (
 // table is the single-writer indexed map behind Mutex and each shard of
 // Sharded. It is not safe for concurrent use: its owner locks around it.
 //
-// Objects live in dense records (keyIndex maps a key to its slot); Delete
-// moves the last record into the hole, so every slot is live and scans are
-// sequential. Each index is a column (see column).
+// Keys and objects live in two dense arrays indexed by slot (keyIndex maps a
+// key to its slot); Delete moves the last slot into the hole, so every slot
+// is live and scans are sequential. Each index is a column (see column).
+//
+// Objects sit apart from keys because ByIndex, the hot read of listers,
+// gathers objects only: at 16 bytes a slot, four to a cache line, the
+// array it jumps around in is half the size it would be with the keys
+// interleaved (measured with GC pressure removed: the gather about a
+// quarter faster; Get unchanged).
 type table struct {
 	ids  keyIndex
-	recs []rec
+	keys []string
+	objs []any
 	cols []*column // sorted by name
 
 	scratch [][]string // per column: the values being written, reused
@@ -38,7 +45,7 @@ func buildColumns(indexers cache.Indexers, slots int) []*column {
 	return cols
 }
 
-func (t *table) len() int { return len(t.recs) }
+func (t *table) len() int { return len(t.keys) }
 
 // col returns the column called name, or nil.
 func (t *table) col(name string) *column { return findCol(t.cols, name) }
@@ -49,16 +56,17 @@ func (t *table) put(key string, obj any) error {
 	if err := evalAll(t.cols, t.scratch, key, obj); err != nil {
 		return err
 	}
-	_, s := t.ids.find(key, t.recs)
+	_, s := t.ids.find(key, t.keys)
 	if s < 0 {
-		s = int32(len(t.recs))
-		t.recs = append(t.recs, rec{key: key})
+		s = int32(len(t.keys))
+		t.keys = append(t.keys, key)
+		t.objs = append(t.objs, nil)
 		t.ids.insert(key, s)
 		for _, c := range t.cols {
 			c.grow()
 		}
 	}
-	t.recs[s].obj = obj
+	t.objs[s] = obj
 	for i, c := range t.cols {
 		c.set(s, t.scratch[i])
 	}
@@ -68,7 +76,7 @@ func (t *table) put(key string, obj any) error {
 
 // remove deletes key; a missing key is a no-op.
 func (t *table) remove(key string) {
-	b, s := t.ids.find(key, t.recs)
+	b, s := t.ids.find(key, t.keys)
 	if s < 0 {
 		return
 	}
@@ -76,25 +84,25 @@ func (t *table) remove(key string) {
 		c.clear(s)
 	}
 	t.ids.deleteAt(b)
-	last := int32(len(t.recs) - 1)
+	last := int32(len(t.keys) - 1)
 	if s != last {
-		moved, _ := t.ids.find(t.recs[last].key, t.recs)
+		moved, _ := t.ids.find(t.keys[last], t.keys)
 		t.ids.setSlot(moved, s)
-		t.recs[s] = t.recs[last]
+		t.keys[s], t.objs[s] = t.keys[last], t.objs[last]
 		for _, c := range t.cols {
 			c.move(last, s)
 		}
 	}
-	t.recs[last] = rec{}
-	t.recs = t.recs[:last]
+	t.keys[last], t.objs[last] = "", nil
+	t.keys, t.objs = t.keys[:last], t.objs[:last]
 	for _, c := range t.cols {
 		c.truncate()
 	}
 }
 
 func (t *table) get(key string) (any, bool) {
-	if _, s := t.ids.find(key, t.recs); s >= 0 {
-		return t.recs[s].obj, true
+	if _, s := t.ids.find(key, t.keys); s >= 0 {
+		return t.objs[s], true
 	}
 	return nil, false
 }
@@ -103,7 +111,8 @@ func (t *table) get(key string) (any, bool) {
 // on an IndexFunc error the table is left half-filled and must be dropped.
 func (t *table) fill(items map[string]any) error {
 	t.ids = newKeyIndex(len(items))
-	t.recs = make([]rec, 0, len(items))
+	t.keys = make([]string, 0, len(items))
+	t.objs = make([]any, 0, len(items))
 	for key, obj := range items {
 		if err := t.put(key, obj); err != nil {
 			return err
@@ -115,10 +124,10 @@ func (t *table) fill(items map[string]any) error {
 // indexed returns new columns for indexers covering every current slot, or
 // the first IndexFunc error; the table itself is not changed.
 func (t *table) indexed(indexers cache.Indexers) ([]*column, error) {
-	cols := buildColumns(indexers, len(t.recs))
+	cols := buildColumns(indexers, len(t.keys))
 	for _, c := range cols {
-		for s, r := range t.recs {
-			vs, err := c.values(r.key, r.obj)
+		for s, key := range t.keys {
+			vs, err := c.values(key, t.objs[s])
 			if err != nil {
 				return nil, err
 			}
@@ -136,23 +145,22 @@ func (t *table) attach(cols []*column) {
 }
 
 func (t *table) appendList(dst []any) []any {
-	for i := range t.recs {
-		dst = append(dst, t.recs[i].obj)
-	}
-	return dst
+	return append(dst, t.objs...)
 }
 
 func (t *table) appendKeys(dst []string) []string {
-	for i := range t.recs {
-		dst = append(dst, t.recs[i].key)
-	}
-	return dst
+	return append(dst, t.keys...)
 }
 
 // appendByIndex appends the objects whose value in c is value.
 func (t *table) appendByIndex(dst []any, c *column, value string) []any {
-	for _, s := range c.slotsOf(value) {
-		dst = append(dst, t.recs[s].obj)
+	slots := c.slotsOf(value)
+	n := len(dst)
+	dst = slices.Grow(dst, len(slots))[:n+len(slots)]
+	out := dst[n:]
+	objs := t.objs
+	for i, s := range slots {
+		out[i] = objs[s]
 	}
 	return dst
 }
@@ -160,7 +168,7 @@ func (t *table) appendByIndex(dst []any, c *column, value string) []any {
 // appendIndexKeys appends the keys whose value in c is value.
 func (t *table) appendIndexKeys(dst []string, c *column, value string) []string {
 	for _, s := range c.slotsOf(value) {
-		dst = append(dst, t.recs[s].key)
+		dst = append(dst, t.keys[s])
 	}
 	return dst
 }
@@ -176,7 +184,7 @@ func (t *table) appendIndex(dst []any, c *column, values []string) []any {
 		for _, s := range c.slotsOf(value) {
 			if _, dup := seen[s]; !dup {
 				seen[s] = struct{}{}
-				dst = append(dst, t.recs[s].obj)
+				dst = append(dst, t.objs[s])
 			}
 		}
 	}

@@ -5,7 +5,10 @@
 package testobj
 
 import (
+	"maps"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -51,15 +54,58 @@ func Key(obj *metav1.PartialObjectMetadata) string {
 }
 
 // LabelIndex indexes objects by their AppLabel value (none if unset).
+//
+// It allocates nothing: the result for a value is one shared single-element
+// slice, interned on first use, so a store benchmark measures the store and
+// not this fixture. That is fair to every store, client-go's included, since
+// an IndexFunc's result is only ever read (client-go's threadSafeMap and the
+// stores of this lab never modify or keep it); callers must not modify it
+// either. The first 4096 distinct values are interned; more are allocated.
 func LabelIndex(obj any) ([]string, error) {
 	m, err := metaOf(obj)
 	if err != nil {
 		return nil, err
 	}
 	if v, ok := m.GetLabels()[AppLabel]; ok {
-		return []string{v}, nil
+		return interned(v), nil
 	}
 	return nil, nil
+}
+
+// labelValues maps a label value to its shared []string{value}. The map is
+// replaced, never modified, when a value is added (copy on write), so a
+// lookup is a plain map read; maxInterned bounds its size for callers that
+// feed LabelIndex unbounded values (past it, results are allocated). A
+// sync.Map would do, at twice the cost of a lookup, which every store's
+// update pays.
+var (
+	labelValues   atomic.Pointer[map[string][]string]
+	labelValuesMu sync.Mutex
+)
+
+const maxInterned = 1 << 12
+
+func interned(v string) []string {
+	if m := labelValues.Load(); m != nil {
+		if s, ok := (*m)[v]; ok {
+			return s
+		}
+	}
+	labelValuesMu.Lock()
+	defer labelValuesMu.Unlock()
+	m := make(map[string][]string)
+	if old := labelValues.Load(); old != nil {
+		if s, ok := (*old)[v]; ok {
+			return s
+		}
+		if len(*old) >= maxInterned {
+			return []string{v}
+		}
+		m = maps.Clone(*old)
+	}
+	m[v] = []string{v}
+	labelValues.Store(&m)
+	return m[v]
 }
 
 // Indexers returns the two indexers the lab's store benchmarks use:

@@ -1,6 +1,7 @@
 package testobj_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +34,24 @@ func TestLabelIndexRejectsNonObjects(t *testing.T) {
 	vals, err := testobj.LabelIndex(testobj.Meta("ns", "n", "1"))
 	require.NoError(t, err)
 	assert.Empty(t, vals)
+}
+
+func TestLabelIndexSharesItsResults(t *testing.T) {
+	a, b := testobj.Meta("ns", "a", "1", testobj.AppLabel, "x"), testobj.Meta("ns", "b", "1", testobj.AppLabel, "x")
+	va, err := testobj.LabelIndex(a)
+	require.NoError(t, err)
+	vb, err := testobj.LabelIndex(b)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x"}, va)
+	assert.Same(t, &va[0], &vb[0], "one interned slice per value")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = testobj.LabelIndex(a) }))
+}
+
+func TestLabelIndexBeyondTheInternTable(t *testing.T) {
+	for i := range 5000 {
+		v := "v" + strconv.Itoa(i)
+		got, err := testobj.LabelIndex(testobj.Meta("ns", "n", "1", testobj.AppLabel, v))
+		require.NoError(t, err)
+		require.Equal(t, []string{v}, got)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
@@ -81,6 +82,17 @@ func object(ns, name, rv, app, tags string) *metav1.PartialObjectMetadata {
 		labels = append(labels, "tags", tags)
 	}
 	return testobj.Meta(ns, name, rv, labels...)
+}
+
+// unstructuredObject is object as an *unstructured.Unstructured: the same
+// metadata in another dynamic type.
+func unstructuredObject(ns, name, rv, app, tags string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetNamespace(ns)
+	u.SetName(name)
+	u.SetResourceVersion(rv)
+	u.SetLabels(object(ns, name, rv, app, tags).Labels)
+	return u
 }
 
 // bad returns an object that failIndex rejects.

@@ -21,6 +21,7 @@ func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
 	}{
 		{"add-get-delete", s.addGetDelete},
 		{"update-moves-key-between-index-values", s.updateMovesKey},
+		{"update-changes-type-or-stores-nil", s.updateChangesType},
 		{"empty-values-disappear", s.emptyValuesDisappear},
 		{"multi-valued-index", s.multiValued},
 		{"index-dedups-across-values", s.indexDedups},
@@ -110,6 +111,27 @@ func (s storeSuite) updateMovesKey(t *testing.T) {
 	} {
 		st.Update(keyOf(next), next)
 		want[keyOf(next)] = next
+		verifyExact(t, st, get(st), Indexers(), want)
+	}
+}
+
+// updateChangesType: nothing in client-go stops a key's object from
+// changing its dynamic type, or from being nil (stored without index
+// values); a store that keeps objects in typed or atomic cells must handle
+// both, whether or not the index values change with them.
+func (s storeSuite) updateChangesType(t *testing.T) {
+	st := s.newStore(t, Indexers())
+	want := put(st, object("ns1", "a", "1", "x", "t1"), object("ns1", "b", "1", "x", ""))
+	for _, next := range []any{
+		unstructuredObject("ns1", "a", "2", "x", "t1"), // same values, another type
+		unstructuredObject("ns1", "a", "3", "y", "t2"), // new values
+		nil,
+		nil,
+		object("ns1", "a", "4", "x", "t1"),
+		unstructuredObject("ns1", "a", "5", "x", "t1"),
+	} {
+		st.Update("ns1/a", next)
+		want["ns1/a"] = next
 		verifyExact(t, st, get(st), Indexers(), want)
 	}
 }

@@ -33,6 +33,7 @@ type runOptions struct {
 	scenario, pipelines      string
 	impl, store, fifo, workq string
 	json, bench, quiet       bool
+	count                    int
 	profiles                 metrics.Profiles
 	// overrides apply, in flag order, to the chosen scenario.
 	overrides []func(*scenario.Scenario)
@@ -52,6 +53,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs.BoolVar(&o.json, "json", false, "print results as JSON")
 	fs.BoolVar(&o.bench, "bench", false, "print results in Go benchmark format (for benchstat and queuelab compare)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it only shows when stderr is a terminal anyway)")
+	fs.IntVar(&o.count, "count", 1, "rounds: every stack runs once per round, rounds interleaved (use 6 or more for benchstat); the table shows medians")
 	fs.StringVar(&o.profiles.CPU, "cpuprofile", "", "write a CPU profile of the measured phase to `file` (one per run: .<pipeline>.<impl> is inserted when several run)")
 	fs.StringVar(&o.profiles.Mem, "memprofile", "", "write a heap profile at the end of the measured phase to `file`")
 	fs.StringVar(&o.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile to `file`")
@@ -199,6 +201,12 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if o.json && o.bench {
 		return errors.New("--json and --bench are exclusive")
 	}
+	if o.count < 1 {
+		return fmt.Errorf("--count: want at least 1, got %d", o.count)
+	}
+	if o.count > 1 && o.profiles != (metrics.Profiles{}) {
+		return errors.New("--count: profiles are written per run; use --count 1 with --cpuprofile/--memprofile/--mutexprofile/--blockprofile")
+	}
 	plan, err := o.plan()
 	if err != nil {
 		return err
@@ -324,38 +332,54 @@ func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (re
 		runs += len(p.stacks[k])
 	}
 	showBar := !o.quiet && isTerminal(stderr)
-	for _, k := range p.kinds {
-		for _, st := range p.stacks[k] {
-			opts := sc.Opts
-			opts.Profiles = o.profiles
-			if runs > 1 {
-				opts.Profiles = o.profiles.WithSuffix(string(k) + "." + st.Name(k))
+	// Rounds interleave the stacks, so a slow drift of the machine (thermal,
+	// a neighbour) spreads over every stack instead of landing on one.
+	for round := 1; round <= o.count; round++ {
+		for _, k := range p.kinds {
+			for _, st := range p.stacks[k] {
+				res, err := runOne(ctx, k, st, stream, objs, sc, o, runs, showBar, stderr)
+				if err != nil {
+					return rep, err
+				}
+				rep.Results = append(rep.Results, res)
 			}
-			var bar *progressbar.ProgressBar
-			if showBar {
-				bar = progressbar.NewOptions64(int64(sc.Gen.Events),
-					progressbar.OptionSetWriter(stderr),
-					progressbar.OptionSetDescription(fmt.Sprintf("%s %s", k, st.Name(k))),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish())
-				opts.Progress = func(n int64) { _ = bar.Set64(n) }
-			}
-			res, err := pipeline.Run(ctx, k, st, stream, objs, opts)
-			if bar != nil {
-				_ = bar.Finish()
-			}
-			if err != nil {
-				return rep, err
-			}
-			if !showBar {
-				fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s\n", k, st.Name(k), res.EventsPerSec,
-					time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
-			}
-			rep.Results = append(rep.Results, res)
 		}
 	}
+	rep.Rounds = o.count
 	return rep, nil
+}
+
+// runOne runs one stack once, with a progress bar on a terminal and a
+// one-line summary otherwise.
+func runOne(ctx context.Context, k pipeline.Kind, st pipeline.Stack, stream *gen.Stream, objs *gen.Objects,
+	sc scenario.Scenario, o *runOptions, runs int, showBar bool, stderr io.Writer) (*pipeline.Result, error) {
+	opts := sc.Opts
+	opts.Profiles = o.profiles
+	if runs > 1 {
+		opts.Profiles = o.profiles.WithSuffix(string(k) + "." + st.Name(k))
+	}
+	var bar *progressbar.ProgressBar
+	if showBar {
+		bar = progressbar.NewOptions64(int64(sc.Gen.Events),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(fmt.Sprintf("%s %s", k, st.Name(k))),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish())
+		opts.Progress = func(n int64) { _ = bar.Set64(n) }
+	}
+	res, err := pipeline.Run(ctx, k, st, stream, objs, opts)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !showBar {
+		fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s\n", k, st.Name(k), res.EventsPerSec,
+			time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+	}
+	return res, nil
 }
 
 func isTerminal(w io.Writer) bool {

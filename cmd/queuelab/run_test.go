@@ -68,6 +68,7 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 		"--pipeline": {"--pipeline", "nosuch"},
 		"--rate":     {"--rate", "-1"},
 		"-zipf":      {"--zipf", "x"},
+		"--count":    {"--count", "0"},
 	}
 	for flag, args := range cases {
 		var out, errOut bytes.Buffer
@@ -78,6 +79,13 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 	var out, errOut bytes.Buffer
 	dispatch([]string{"run", "--impl", "nosuch"}, &out, &errOut)
 	assert.Contains(t, errOut.String(), "known: clientgo", "the registry's message lists valid names")
+}
+
+func TestRunCountRefusesProfiles(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := dispatch([]string{"run", "--count", "2", "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "--count: profiles are written per run")
 }
 
 func TestVerdictFailsTheCommand(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,11 +22,14 @@ import (
 
 // Scenario is one scenario's results over one or more implementations.
 type Scenario struct {
-	Name    string             `json:"scenario"`
-	Seed    uint64             `json:"seed"`
-	Digest  string             `json:"digest"`
-	Stream  gen.Stats          `json:"stream"`
-	Rate    float64            `json:"offered_rate"`
+	Name   string    `json:"scenario"`
+	Seed   uint64    `json:"seed"`
+	Digest string    `json:"digest"`
+	Stream gen.Stats `json:"stream"`
+	Rate   float64   `json:"offered_rate"`
+	// Rounds is how many times every stack ran (queuelab run --count);
+	// Results holds every run, rounds interleaved.
+	Rounds  int                `json:"rounds"`
 	Results []*pipeline.Result `json:"results"`
 }
 
@@ -71,22 +75,52 @@ var metrics = []metric{
 	{"GC CPU fraction", "gc-cpu-frac", false, always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
 }
 
-// groups splits a scenario's results by pipeline, baseline first within
-// each, keeping the order otherwise.
-func groups(s Scenario) [][]*pipeline.Result {
+// column is one implementation's runs within a pipeline: a table column.
+type column struct {
+	impl string
+	runs []*pipeline.Result
+}
+
+// value is the median of m over the column's runs that have it.
+func (c column) value(m metric) (float64, bool) {
+	var vs []float64
+	for _, r := range c.runs {
+		if v, ok := m.get(r); ok {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return 0, false
+	}
+	slices.Sort(vs)
+	if n := len(vs); n%2 == 0 {
+		return (vs[n/2-1] + vs[n/2]) / 2, true
+	}
+	return vs[len(vs)/2], true
+}
+
+// groups splits a scenario's results by pipeline and, within each, into one
+// column per implementation, the baseline first and the rest in run order.
+func groups(s Scenario) [][]column {
 	var order []pipeline.Kind
-	by := map[pipeline.Kind][]*pipeline.Result{}
+	by := map[pipeline.Kind][]column{}
 	for _, r := range s.Results {
 		if _, ok := by[r.Pipeline]; !ok {
 			order = append(order, r.Pipeline)
 		}
-		if r.Baseline {
-			by[r.Pipeline] = append([]*pipeline.Result{r}, by[r.Pipeline]...)
-		} else {
-			by[r.Pipeline] = append(by[r.Pipeline], r)
+		cols := by[r.Pipeline]
+		i := slices.IndexFunc(cols, func(c column) bool { return c.impl == r.Impl })
+		switch {
+		case i >= 0:
+			cols[i].runs = append(cols[i].runs, r)
+		case r.Baseline:
+			cols = append([]column{{impl: r.Impl, runs: []*pipeline.Result{r}}}, cols...)
+		default:
+			cols = append(cols, column{impl: r.Impl, runs: []*pipeline.Result{r}})
 		}
+		by[r.Pipeline] = cols
 	}
-	out := make([][]*pipeline.Result, len(order))
+	out := make([][]column, len(order))
 	for i, k := range order {
 		out[i] = by[k]
 	}
@@ -94,38 +128,43 @@ func groups(s Scenario) [][]*pipeline.Result {
 }
 
 // Table writes one table per scenario and pipeline: metrics as rows,
-// implementations as columns, and each value's ratio to the baseline
-// column when there is one.
+// implementations as columns (the median of their runs when the scenario
+// ran several rounds), and each value's ratio to the baseline column when
+// there is one.
 func Table(w io.Writer, scenarios []Scenario) error {
 	for _, s := range scenarios {
 		for _, g := range groups(s) {
-			fmt.Fprintf(w, "scenario=%s pipeline=%s seed=%d digest=%s\n", s.Name, g[0].Pipeline, s.Seed, shortDigest(s.Digest))
+			pl := g[0].runs[0].Pipeline
+			fmt.Fprintf(w, "scenario=%s pipeline=%s seed=%d digest=%s\n", s.Name, pl, s.Seed, shortDigest(s.Digest))
 			fmt.Fprintf(w, "stream: %d adds, %d updates, %d deletes (%d missed -> %d tombstones), %d relists, %d resyncs, %d disconnects; offered %s\n",
 				s.Stream.Adds, s.Stream.Updates, s.Stream.Deletes, s.Stream.MissedDeletes, s.Stream.Tombstones,
 				s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, rateString(s.Rate))
+			if s.Rounds > 1 {
+				fmt.Fprintf(w, "medians of %d interleaved rounds\n", s.Rounds)
+			}
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 			head := []string{"metric"}
-			for _, r := range g {
-				head = append(head, r.Impl)
+			for _, c := range g {
+				head = append(head, c.impl)
 			}
 			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-			base := g[0]
-			if !base.Baseline {
-				base = nil
+			var base *column
+			if g[0].runs[0].Baseline {
+				base = &g[0]
 			}
 			for _, m := range metrics {
 				row := []string{m.label}
 				any := false
-				for _, r := range g {
-					v, ok := m.get(r)
+				for i, c := range g {
+					v, ok := c.value(m)
 					if !ok {
 						row = append(row, "-")
 						continue
 					}
 					any = true
 					cell := format(m.unit, v)
-					if base != nil && r != base {
-						if bv, ok := m.get(base); ok && bv != 0 {
+					if base != nil && i > 0 {
+						if bv, ok := base.value(m); ok && bv != 0 {
 							cell += fmt.Sprintf(" (%.2fx)", v/bv)
 						}
 					}
@@ -136,22 +175,35 @@ func Table(w io.Writer, scenarios []Scenario) error {
 				}
 			}
 			row := []string{"correct"}
-			for _, r := range g {
-				row = append(row, verdict(r))
+			for _, c := range g {
+				row = append(row, columnVerdict(c))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			for _, r := range g {
-				if !r.OK() {
-					fmt.Fprintf(w, "FAILED %s:\n%s", r.Impl, failure(r))
+			for _, c := range g {
+				for _, r := range c.runs {
+					if !r.OK() {
+						fmt.Fprintf(w, "FAILED %s:\n%s", r.Impl, failure(r))
+					}
 				}
 			}
 			fmt.Fprintln(w)
 		}
 	}
 	return nil
+}
+
+// columnVerdict is "ok" when every run of the column passed its checks,
+// otherwise the first failing run's verdict.
+func columnVerdict(c column) string {
+	for _, r := range c.runs {
+		if !r.OK() {
+			return verdict(r)
+		}
+	}
+	return "ok"
 }
 
 func verdict(r *pipeline.Result) string {

@@ -44,9 +44,9 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs := flag.NewFlagSet("queuelab run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &runOptions{}
-	fs.StringVar(&o.scenario, "scenario", "default", "scenario: "+scenarioNames())
+	fs.StringVar(&o.scenario, "scenario", "default", "scenario, or a comma-separated list run one after another: "+scenarioNames())
 	fs.StringVar(&o.pipelines, "pipeline", "", "pipelines to run: informer, workqueue, store, comma-separated, or all (default: the scenario's)")
-	fs.StringVar(&o.impl, "impl", "all", "implementation stacks: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue), comma-separated")
+	fs.StringVar(&o.impl, "impl", "", "implementation stacks, comma-separated: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue) (default: the scenario's stacks)")
 	fs.StringVar(&o.store, "store", "", "store implementations (name, list or all); with --fifo/--workq instead of --impl, their product runs")
 	fs.StringVar(&o.fifo, "fifo", "", "DeltaFIFO implementations (name, list or all)")
 	fs.StringVar(&o.workq, "workq", "", "workqueue implementations (name, list or all)")
@@ -207,38 +207,51 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if o.count > 1 && o.profiles != (metrics.Profiles{}) {
 		return errors.New("--count: profiles are written per run; use --count 1 with --cpuprofile/--memprofile/--mutexprofile/--blockprofile")
 	}
-	plan, err := o.plan()
-	if err != nil {
-		return err
+	// Every scenario is planned before any runs, so a bad flag fails at
+	// once rather than after minutes of load.
+	var plans []*plan
+	for _, name := range strings.Split(o.scenario, ",") {
+		p, err := o.plan(strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		plans = append(plans, p)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := plan.execute(ctx, stderr, o)
-	if err != nil {
-		return err
+	var reps []report.Scenario
+	for _, p := range plans {
+		rep, err := p.execute(ctx, stderr, o)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
 	}
+	var err error
 	switch {
 	case o.json:
-		err = report.JSON(stdout, []report.Scenario{rep})
+		err = report.JSON(stdout, reps)
 	case o.bench:
-		err = report.Bench(stdout, []report.Scenario{rep})
+		err = report.Bench(stdout, reps)
 	default:
-		err = report.Table(stdout, []report.Scenario{rep})
+		err = report.Table(stdout, reps)
 	}
 	if err != nil {
 		return err
 	}
-	return verdict(rep, stderr)
+	return verdict(reps, stderr)
 }
 
 // verdict fails the command (exit 1) if any run was incorrect, naming the
 // offending implementations on stderr.
-func verdict(rep report.Scenario, stderr io.Writer) error {
+func verdict(reps []report.Scenario, stderr io.Writer) error {
 	failed := 0
-	for _, r := range rep.Results {
-		if !r.OK() {
-			failed++
-			fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Pipeline, r.Impl)
+	for _, rep := range reps {
+		for _, r := range rep.Results {
+			if !r.OK() {
+				failed++
+				fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Pipeline, r.Impl)
+			}
 		}
 	}
 	if failed > 0 {
@@ -254,8 +267,8 @@ type plan struct {
 	kinds  []pipeline.Kind
 }
 
-func (o *runOptions) plan() (*plan, error) {
-	sc, err := scenario.Lookup(o.scenario)
+func (o *runOptions) plan(name string) (*plan, error) {
+	sc, err := scenario.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +291,7 @@ func (o *runOptions) plan() (*plan, error) {
 		}
 	}
 	explicit := o.store != "" || o.fifo != "" || o.workq != ""
-	if explicit && o.impl != "all" {
+	if explicit && o.impl != "" {
 		return nil, errors.New("--impl: give either --impl or --store/--fifo/--workq, not both")
 	}
 	reg := registries()
@@ -288,7 +301,11 @@ func (o *runOptions) plan() (*plan, error) {
 		if explicit {
 			stacks, err = reg.Explicit(k, o.store, o.fifo, o.workq)
 		} else {
-			stacks, err = reg.Select(k, o.impl)
+			spec := o.impl
+			if spec == "" {
+				spec = sc.Stacks[k] // "" selects all
+			}
+			stacks, err = reg.Select(k, spec)
 		}
 		if err != nil {
 			return nil, err

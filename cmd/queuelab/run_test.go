@@ -64,7 +64,7 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 		"--impl":     {"--impl", "nosuch"},
 		"--store":    {"--store", "nosuch"},
 		"--workers":  {"--workers", "0"},
-		"--scenario": {"--scenario", "nosuch"},
+		"--scenario": {"--scenario", "smoke,nosuch"}, // planned before anything runs
 		"--pipeline": {"--pipeline", "nosuch"},
 		"--rate":     {"--rate", "-1"},
 		"-zipf":      {"--zipf", "x"},
@@ -94,7 +94,7 @@ func TestVerdictFailsTheCommand(t *testing.T) {
 		{Pipeline: pipeline.Informer, Impl: "ok+ok+ok"},
 		{Pipeline: pipeline.Informer, Impl: "bad+bad+bad", Violations: []account.Violation{{Check: account.NotReconciled, Count: 1, Keys: []string{"ns/pod-1"}}}},
 	}}
-	err := verdict(rep, &errOut)
+	err := verdict([]report.Scenario{rep}, &errOut)
 	var exit *exitError
 	require.True(t, errors.As(err, &exit))
 	assert.Equal(t, 1, exit.code)

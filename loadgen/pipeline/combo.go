@@ -174,45 +174,33 @@ func (r Registries) stack(k Kind, names []string) (Stack, error) {
 // uses that implementation wherever its family has one and client-go's
 // elsewhere: the uniform stacks (clientgo, mutex, sharded, ring, …) plus
 // single-family entries such as a lock-free store or the RealFIFO peer,
-// each against client-go's other stages.
+// each against client-go's other stages. "all" may be combined with
+// explicit combos ("all,lockfree+ring+ring"); a combo "all" already
+// selected is not repeated.
 func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
 	fams := r.families(k)
 	spec = strings.TrimSpace(spec)
-	var out []Stack
-	seen := map[string]bool{}
-	add := func(s Stack) {
-		if name := s.Name(k); !seen[name] {
-			seen[name] = true
-			out = append(out, s)
-		}
+	if spec == "" {
+		spec = "all"
 	}
-	if spec == "" || spec == "all" {
-		var names []string
-		for _, f := range fams {
-			for _, n := range f.names {
-				if !slices.Contains(names, n) {
-					names = append(names, n)
-				}
-			}
-		}
-		for _, n := range names {
-			parts := make([]string, len(fams))
-			for i, f := range fams {
-				parts[i] = impl.Baseline
-				if slices.Contains(f.names, n) {
-					parts[i] = n
-				}
-			}
-			s, err := r.stack(k, parts)
+	var out []Stack
+	fromAll := map[string]bool{}
+	seen := map[string]bool{}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "all" {
+			stacks, err := r.all(k, fams)
 			if err != nil {
 				return nil, err
 			}
-			add(s)
+			for _, s := range stacks {
+				if name := s.Name(k); !seen[name] {
+					seen[name], fromAll[name] = true, true
+					out = append(out, s)
+				}
+			}
+			continue
 		}
-		return out, nil
-	}
-	for _, item := range strings.Split(spec, ",") {
-		item = strings.TrimSpace(item)
 		parts := strings.Split(item, "+")
 		switch {
 		case len(parts) == 1:
@@ -224,10 +212,43 @@ func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--impl: %w", err)
 		}
-		if seen[s.Name(k)] {
-			return nil, fmt.Errorf("--impl: %q selected twice", s.Name(k))
+		name := s.Name(k)
+		switch {
+		case fromAll[name]:
+			continue
+		case seen[name]:
+			return nil, fmt.Errorf("--impl: %q selected twice", name)
 		}
-		add(s)
+		seen[name] = true
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// all is Select's "all" set for pipeline k.
+func (r Registries) all(k Kind, fams []family) ([]Stack, error) {
+	var names []string
+	for _, f := range fams {
+		for _, n := range f.names {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	out := make([]Stack, 0, len(names))
+	for _, n := range names {
+		parts := make([]string, len(fams))
+		for i, f := range fams {
+			parts[i] = impl.Baseline
+			if slices.Contains(f.names, n) {
+				parts[i] = n
+			}
+		}
+		s, err := r.stack(k, parts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

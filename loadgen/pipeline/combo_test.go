@@ -49,6 +49,11 @@ func TestSelectAllIsUniformStacksPlusSingleFamilyEntries(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lockfree+sharded", "clientgo+clientgo"}, names(Store, stacks))
 
+	stacks, err = r.Select(Informer, "all,lockfree+sharded+mutex,mutex")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"clientgo+clientgo+clientgo", "mutex+mutex+mutex", "sharded+sharded+sharded", "lockfree+clientgo+clientgo", "lockfree+sharded+mutex"}, names(Informer, stacks),
+		"all plus combos: combos all already has are not repeated")
+
 	stacks, err = r.Select(WorkQueue, "all")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"clientgo", "mutex", "sharded"}, names(WorkQueue, stacks))

@@ -20,6 +20,8 @@ type Scenario struct {
 	Opts pipeline.Options
 	// Pipelines run by default.
 	Pipelines []pipeline.Kind
+	// Stacks is the default --impl selection per pipeline (absent: "all").
+	Stacks map[pipeline.Kind]string
 	// HalfLoad offers half the baseline's open-loop throughput as a fixed
 	// rate, measured by a calibration run first (unless --rate is given).
 	HalfLoad bool
@@ -52,19 +54,25 @@ func All() []Scenario {
 	contOpts.ReadMix = pipeline.ReadMix{Get: 0.5, ByIndex: 0.4, List: 0.1}
 	contOpts.Batch = true
 
+	// Besides "all" (every implementation against client-go's other
+	// stages), the informer scenarios run the stacks the lab recommends:
+	// a lock-free store under our queues.
+	informerStacks := map[pipeline.Kind]string{pipeline.Informer: "all,lockfree+mutex+mutex,lockfree+ring+ring"}
+
 	smoke := def
 	smoke.Objects, smoke.Namespaces, smoke.Labels, smoke.Events = 2000, 20, 50, 10_000
 	smoke.RelistEvery, smoke.ResyncEvery, smoke.DisconnectEvery = 4*time.Second, 3*time.Second, 2*time.Second
 
 	return []Scenario{
 		{Name: "default", Doc: "busy controller: 50k pods, 500 namespaces, Zipf 1.1, 5% deletes, relist every 30 s simulated, open loop",
-			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer, pipeline.WorkQueue}},
+			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer, pipeline.WorkQueue}, Stacks: informerStacks},
 		{Name: "relist-storm", Doc: "100k pods, a relist every 10 s simulated with 20% of deletes missed (tombstones): memory under Replace",
-			Gen: storm, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}},
+			Gen: storm, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}, Stacks: informerStacks},
 		{Name: "half-load", Doc: "the default stream at a fixed offered load of half client-go's open-loop maximum: latency",
-			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}, HalfLoad: true},
+			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}, HalfLoad: true, Stacks: informerStacks},
 		{Name: "store-contention", Doc: "40k pods, 10 listers doing Get/ByIndex/List scans against the informer's writer (PopBatch + transactions where supported), 100 events/s: staleness (issue 7); --rate 0 measures the writer's capacity",
-			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store}},
+			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store},
+			Stacks: map[pipeline.Kind]string{pipeline.Store: "clientgo,mutex,lockfree+mutex,lockfree+ring"}},
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
 	}

@@ -12,7 +12,12 @@ BENCHTIME ?= 1s
 BENCHPKG  ?= ./bench
 NOTE      ?=
 # Load generator: flags for `queuelab run` (see `go run ./cmd/queuelab run -h`).
+# `make load` shows medians of LOAD_COUNT interleaved rounds; bench-save runs
+# every scenario the lab's load claims rest on, SAVE_LOAD_COUNT rounds each.
+LOAD_COUNT ?= 3
 LOAD_FLAGS ?=
+SAVE_LOAD_COUNT ?= 6
+SAVE_LOAD_SCENARIOS ?= default,half-load,relist-storm,store-contention
 # bench-save: where raw result files go; NOTE is recorded in their header.
 RAW_DIR   ?= results/raw
 # compare: one file (ratios to clientgo) or OLD and NEW. GATE=1 turns on the
@@ -70,7 +75,7 @@ bench: ## The full benchmark matrix (COUNT, CPU, BENCH, BENCHTIME)
 # `make compare` need only that file. A failed run is kept as .failed, which
 # the report never picks up.
 .PHONY: bench-save
-bench-save: ## Run the matrix (and `queuelab run --bench` load runs if present) into RAW_DIR/<date>-<sha>-<host>.txt (NOTE=...)
+bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into RAW_DIR/<date>-<sha>-<host>.txt (NOTE=...)
 	@set -e; mkdir -p $(RAW_DIR); \
 	  sha=$$(git rev-parse HEAD); short=$$(git rev-parse --short HEAD); \
 	  if [ -n "$$(git status --porcelain --untracked-files=no)" ]; then sha=$$sha-dirty; short=$$short-dirty; fi; \
@@ -78,17 +83,15 @@ bench-save: ## Run the matrix (and `queuelab run --bench` load runs if present) 
 	  out=$(RAW_DIR)/$$(date -u +%Y%m%d)-$$short-$$host.txt; \
 	  cpu=$$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1); \
 	  bench="$(GO) test -run '^\$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG)"; \
-	  load=""; if $(GO) run ./cmd/queuelab help 2>/dev/null | grep -q '^  run '; then load="$(GO) run ./cmd/queuelab run --bench $(LOAD_FLAGS)"; fi; \
+	  load="$(GO) run ./cmd/queuelab run --bench --quiet --scenario $(SAVE_LOAD_SCENARIOS) --count $(SAVE_LOAD_COUNT) $(LOAD_FLAGS)"; \
 	  { echo "commit: $$sha"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; \
 	    echo "go: $$($(GO) env GOVERSION)"; echo "client-go: $$($(GO) list -m -f '{{.Version}}' k8s.io/client-go)"; \
 	    echo "cpu: $${cpu:-$$(uname -m)}"; echo "note: $(NOTE)"; \
 	    echo "bench-command: $$bench"; echo "load-command: $$load"; } > $$out.partial; \
 	  echo "writing $$out"; \
 	  { $(GO) test -run '^$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG) 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
-	  if [ -n "$$load" ]; then \
-	    echo "pkg:" >> $$out.partial; \
-	    { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; \
-	  fi; \
+	  echo "pkg:" >> $$out.partial; \
+	  { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; \
 	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
 	  rm -f $$out.rc; mv $$out.partial $$out; echo "saved $$out"
 
@@ -125,5 +128,5 @@ tidy: ## go mod tidy
 	$(GO) mod tidy
 
 .PHONY: load
-load: ## Load-test the default scenario over every implementation stack, client-go as baseline (LOAD_FLAGS)
-	$(GO) run ./cmd/queuelab run $(LOAD_FLAGS)
+load: ## The lab's main job: the default scenario over every implementation stack vs client-go, medians of LOAD_COUNT rounds
+	$(GO) run ./cmd/queuelab run --count $(LOAD_COUNT) $(LOAD_FLAGS)

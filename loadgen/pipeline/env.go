@@ -30,6 +30,9 @@ type env struct {
 	// unparseable keys): client-go's controller drops them too, but a
 	// report must show them.
 	procErrs atomic.Int64
+	// reconciles counts reconciles in the measured phase; each worker adds
+	// its own count once, when it exits.
+	reconciles atomic.Int64
 }
 
 // now is the run's clock in ns; emissions and covers use the same one.
@@ -49,6 +52,8 @@ type reconciler interface {
 // what lets another worker have the key.
 func (e *env) work(q workqueue.TypedRateLimitingInterface[string], r reconciler, lat *metrics.Latency, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x51ab))
+	var measured int64
+	defer func() { e.reconciles.Add(measured) }()
 	for {
 		key, shutdown := q.Get()
 		if shutdown {
@@ -76,8 +81,11 @@ func (e *env) work(q workqueue.TypedRateLimitingInterface[string], r reconciler,
 			e.led.Exit(k)
 		}
 		e.progress.Add(1)
-		if covered && e.measuring.Load() {
-			lat.Record(latency)
+		if e.measuring.Load() {
+			measured++
+			if covered {
+				lat.Record(latency)
+			}
 		}
 		if failed {
 			q.AddRateLimited(key)

@@ -49,6 +49,12 @@ type Result struct {
 	GCPause           time.Duration `json:"gc_pause_ns"`
 	GCCPUFraction     float64       `json:"gc_cpu_fraction"`
 
+	// ReconcilesPerEvent is reconciles in the measured phase per event
+	// (workqueue and informer pipelines). Below 1, queues merged changes:
+	// open loop, a queue that hands keys out sooner merges fewer and does
+	// more reconciles for the same stream, which lowers its events/s.
+	ReconcilesPerEvent float64 `json:"reconciles_per_event,omitempty"`
+
 	// Store pipeline: reads and writes per second.
 	ReadsPerSec  float64 `json:"reads_per_sec,omitempty"`
 	WritesPerSec float64 `json:"writes_per_sec,omitempty"`

@@ -122,6 +122,9 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 		all.Merge(l)
 	}
 	res.Latency = all.Quantiles()
+	if res.Events > 0 {
+		res.ReconcilesPerEvent = float64(e.reconciles.Load()) / float64(res.Events)
+	}
 	r.finish(res)
 	res.ProcessErrors = e.procErrs.Load()
 	res.Violations = e.led.Verify(r.expect())

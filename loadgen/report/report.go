@@ -33,12 +33,22 @@ type Scenario struct {
 	Results []*pipeline.Result `json:"results"`
 }
 
+// direction says which way a metric improves; neutral metrics (context,
+// not a goal) get no Unit line, so no gate ever judges them.
+type direction int
+
+const (
+	lower direction = iota
+	higher
+	neutral
+)
+
 // metric is one reported quantity: its table label, its benchfmt unit
 // (units benchstat keeps as they are: '_' rather than '-' before "ns"),
-// whether higher is better, and how to read it (false: not applicable).
+// which way it improves, and how to read it (false: not applicable).
 type metric struct {
 	label, unit string
-	higher      bool
+	better      direction
 	get         func(*pipeline.Result) (float64, bool)
 }
 
@@ -53,26 +63,27 @@ func positive(f func(*pipeline.Result) float64) func(*pipeline.Result) (float64,
 func ns(d time.Duration) float64 { return float64(d) }
 
 var metrics = []metric{
-	{"events/s", "events/s", true, always(func(r *pipeline.Result) float64 { return r.EventsPerSec })},
-	{"p50 latency", "p50_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P50) })},
-	{"p90 latency", "p90_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P90) })},
-	{"p99 latency", "p99_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P99) })},
-	{"p99.9 latency", "p999_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P999) })},
-	{"max latency", "max_ns", false, always(func(r *pipeline.Result) float64 { return float64(r.Latency.Max) })},
-	{"initial sync", "sync_ns", false, positive(func(r *pipeline.Result) float64 { return ns(r.Sync) })},
-	{"reads/s", "reads/s", true, positive(func(r *pipeline.Result) float64 { return r.ReadsPerSec })},
-	{"writes/s", "writes/s", true, positive(func(r *pipeline.Result) float64 { return r.WritesPerSec })},
-	{"peak queue depth", "peak-depth", false, func(r *pipeline.Result) (float64, bool) {
+	{"events/s", "events/s", higher, always(func(r *pipeline.Result) float64 { return r.EventsPerSec })},
+	{"p50 latency", "p50_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P50) })},
+	{"p90 latency", "p90_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P90) })},
+	{"p99 latency", "p99_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P99) })},
+	{"p99.9 latency", "p999_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P999) })},
+	{"max latency", "max_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.Max) })},
+	{"reconciles/event", "reconciles/event", neutral, positive(func(r *pipeline.Result) float64 { return r.ReconcilesPerEvent })},
+	{"initial sync", "sync_ns", lower, positive(func(r *pipeline.Result) float64 { return ns(r.Sync) })},
+	{"reads/s", "reads/s", higher, positive(func(r *pipeline.Result) float64 { return r.ReadsPerSec })},
+	{"writes/s", "writes/s", higher, positive(func(r *pipeline.Result) float64 { return r.WritesPerSec })},
+	{"peak queue depth", "peak-depth", lower, func(r *pipeline.Result) (float64, bool) {
 		return float64(r.PeakDepth), r.Pipeline != pipeline.Store
 	}},
-	{"peak pending keys", "peak-pending", false, always(func(r *pipeline.Result) float64 { return float64(r.PeakPending) })},
-	{"peak heap", "peak-heap-B", false, always(func(r *pipeline.Result) float64 { return float64(r.PeakHeap) })},
-	{"peak RSS", "peak-rss-B", false, positive(func(r *pipeline.Result) float64 { return float64(r.PeakRSS) })},
-	{"retained/object", "B/obj", false, positive(func(r *pipeline.Result) float64 { return r.RetainedPerObject })},
-	{"allocs/event", "allocs/event", false, always(func(r *pipeline.Result) float64 { return r.AllocsPerEvent })},
-	{"bytes/event", "B/event", false, always(func(r *pipeline.Result) float64 { return r.BytesPerEvent })},
-	{"GC pause total", "gcpause_ns", false, always(func(r *pipeline.Result) float64 { return ns(r.GCPause) })},
-	{"GC CPU fraction", "gc-cpu-frac", false, always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
+	{"peak pending keys", "peak-pending", lower, always(func(r *pipeline.Result) float64 { return float64(r.PeakPending) })},
+	{"peak heap", "peak-heap-B", lower, always(func(r *pipeline.Result) float64 { return float64(r.PeakHeap) })},
+	{"peak RSS", "peak-rss-B", lower, positive(func(r *pipeline.Result) float64 { return float64(r.PeakRSS) })},
+	{"retained/object", "B/obj", lower, positive(func(r *pipeline.Result) float64 { return r.RetainedPerObject })},
+	{"allocs/event", "allocs/event", lower, always(func(r *pipeline.Result) float64 { return r.AllocsPerEvent })},
+	{"bytes/event", "B/event", lower, always(func(r *pipeline.Result) float64 { return r.BytesPerEvent })},
+	{"GC pause total", "gcpause_ns", lower, always(func(r *pipeline.Result) float64 { return ns(r.GCPause) })},
+	{"GC CPU fraction", "gc-cpu-frac", lower, always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
 }
 
 // column is one implementation's runs within a pipeline: a table column.
@@ -277,11 +288,12 @@ func JSON(w io.Writer, scenarios []Scenario) error {
 func Bench(w io.Writer, scenarios []Scenario) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/queuelab/queuelab/loadgen\n", runtime.GOOS, runtime.GOARCH)
 	for _, m := range metrics {
-		better := "lower"
-		if m.higher {
-			better = "higher"
+		switch m.better {
+		case higher:
+			fmt.Fprintf(w, "Unit %s better=higher\n", m.unit)
+		case lower:
+			fmt.Fprintf(w, "Unit %s better=lower\n", m.unit)
 		}
-		fmt.Fprintf(w, "Unit %s better=%s\n", m.unit, better)
 	}
 	for _, s := range scenarios {
 		for _, r := range s.Results {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/loadgen/process"
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -139,7 +139,7 @@ func startInformer(b *testing.B, newStore stores.New, newQueue deltafifo.New, p 
 		KnownObjects:          inf.store,
 		EmitDeltaTypeReplaced: true,
 	})
-	c := process.NewConsumer(inf.store, inf)
+	c := consumer.New(inf.store, inf)
 	go func() {
 		defer close(inf.done)
 		c.Run(inf.q, true, inf.fail)

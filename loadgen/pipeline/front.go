@@ -11,7 +11,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/loadgen/process"
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -26,7 +26,7 @@ type front struct {
 	store cache.Indexer
 	fifo  cache.Queue
 	refl  *cache.Reflector
-	cons  *process.Consumer
+	cons  *consumer.Consumer
 }
 
 // indexers are the informer store's indexes: namespace (what listers use)
@@ -63,7 +63,7 @@ func (e *env) newFront(st Stack, h cache.ResourceEventHandler) *front {
 		TypeDescription: "*v1.Pod",
 		Backoff:         &backoff,
 	})
-	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: process.NewConsumer(store, h)}
+	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: consumer.New(store, h)}
 }
 
 // start runs the Reflector and the consumer until ctx ends (stop).

@@ -2,7 +2,7 @@
 // controller does with every Pop of its DeltaFIFO (the unexported
 // processDeltas and processDeltasInBatch of tools/cache), written once for
 // the load generator's pipelines and the lab's end-to-end benchmarks.
-package process
+package consumer
 
 import (
 	"errors"
@@ -31,13 +31,13 @@ type note struct {
 	old, obj any
 }
 
-// NewConsumer returns a Consumer writing to store and notifying h.
-func NewConsumer(store cache.Indexer, h cache.ResourceEventHandler) *Consumer {
+// New returns a Consumer writing to store and notifying h.
+func New(store cache.Indexer, h cache.ResourceEventHandler) *Consumer {
 	return &Consumer{store: store, h: h}
 }
 
 // errNotDeltas: a DeltaFIFO's Pop hands its process function cache.Deltas.
-var errNotDeltas = errors.New("process: popped object is not cache.Deltas")
+var errNotDeltas = errors.New("consumer: popped object is not cache.Deltas")
 
 // Process is the cache.PopProcessFunc: the deltas of one key, oldest first.
 func (c *Consumer) Process(obj any, isInInitialList bool) error {
@@ -75,11 +75,11 @@ func (c *Consumer) apply(d cache.Delta, isInInitialList bool) error {
 	case cache.Bookmark:
 		info, ok := d.Object.(cache.BookmarkInfo)
 		if !ok {
-			return fmt.Errorf("process: bookmark delta without BookmarkInfo: %T", d.Object)
+			return fmt.Errorf("consumer: bookmark delta without BookmarkInfo: %T", d.Object)
 		}
 		c.store.Bookmark(info.ResourceVersion)
 	default:
-		return fmt.Errorf("process: unsupported delta type %q", d.Type)
+		return fmt.Errorf("consumer: unsupported delta type %q", d.Type)
 	}
 	return nil
 }
@@ -116,14 +116,14 @@ func (c *Consumer) ProcessBatch(deltas []cache.Delta, isInInitialList bool) erro
 			c.txns = append(c.txns, cache.Transaction{Type: cache.TransactionTypeDelete, Object: d.Object})
 			c.notes = append(c.notes, note{typ: cache.Deleted, obj: d.Object})
 		default:
-			return fmt.Errorf("process: delta type %q is not supported in batch processing", d.Type)
+			return fmt.Errorf("consumer: delta type %q is not supported in batch processing", d.Type)
 		}
 	}
 	if err := tx.Transaction(c.txns...); err != nil {
 		for _, i := range err.SuccessfulIndices {
 			c.notify(c.notes[i], isInInitialList)
 		}
-		return fmt.Errorf("process: batch partly applied: %w", err)
+		return fmt.Errorf("consumer: batch partly applied: %w", err)
 	}
 	for _, n := range c.notes {
 		c.notify(n, isInInitialList)

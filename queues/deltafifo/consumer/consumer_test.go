@@ -1,4 +1,4 @@
-package process
+package consumer
 
 import (
 	"errors"
@@ -75,7 +75,7 @@ func eachStore(t *testing.T, body func(t *testing.T, store *stores.Indexer, h *r
 		t.Run("store="+name, func(t *testing.T) {
 			store, h := newStore(t, name), &recorder{}
 			a1, a2 := testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "a", "2")
-			body(t, store, h, NewConsumer(store, h), a1, a2, testobj.Meta("ns", "b", "1"))
+			body(t, store, h, New(store, h), a1, a2, testobj.Meta("ns", "b", "1"))
 		})
 	}
 }
@@ -100,7 +100,7 @@ func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
 }
 
 func TestProcessRejectsWhatIsNotADelta(t *testing.T) {
-	c := NewConsumer(newStore(t, "clientgo"), &recorder{})
+	c := New(newStore(t, "clientgo"), &recorder{})
 	assert.ErrorIs(t, c.Process("not deltas", false), errNotDeltas)
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: "x"}}, false), "without BookmarkInfo")
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: "Bogus", Object: testobj.Meta("ns", "a", "1")}}, false), "unsupported delta type")
@@ -133,7 +133,7 @@ func failingIndex(obj any) ([]string, error) {
 func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
 	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(cache.Indexers{"x": failingIndex}))
 	h := &recorder{}
-	err := NewConsumer(store, h).ProcessBatch([]cache.Delta{
+	err := New(store, h).ProcessBatch([]cache.Delta{
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "bad", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "c", "1")},
@@ -148,7 +148,7 @@ type plainIndexer struct{ cache.Indexer }
 
 func TestProcessBatchWithoutTransactionsGoesDeltaByDelta(t *testing.T) {
 	store, h := newStore(t, "clientgo"), &recorder{}
-	c := NewConsumer(plainIndexer{store}, h)
+	c := New(plainIndexer{store}, h)
 	require.NoError(t, c.ProcessBatch([]cache.Delta{
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "b", "1")},
@@ -187,7 +187,7 @@ func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
 					done := make(chan struct{})
 					go func() {
 						defer close(done)
-						NewConsumer(store, h).Run(q, batch, func(err error) { errs <- err })
+						New(store, h).Run(q, batch, func(err error) { errs <- err })
 					}()
 					for range objs {
 						<-h.seen

@@ -2,6 +2,8 @@ package queuetest
 
 import (
 	"errors"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -47,6 +49,43 @@ func (c config) queueProperties(t *testing.T, mk func(t *testing.T) cache.Queue)
 		q := mk(t)
 		must(t, q.Resync()) // not a write
 		checkSynced(t, q, false, "after Resync")
+	})
+
+	// An informer's WaitForCacheSync trusts "synced" to mean "the initial
+	// list is in the store": client-go decides it before process runs, but
+	// its HasSynced takes the lock Pop holds across process, so no caller
+	// sees true earlier. A lock-free HasSynced must keep that promise too.
+	c.property(t, "has-synced-only-after-the-last-initial-process-returns", func(t *testing.T) {
+		q := mk(t)
+		must(t, q.Replace([]any{obj("a", "1")}, "1"))
+		var returned, early atomic.Bool
+		entered, release, popped, polled := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(popped)
+			_, _ = q.Pop(func(any, bool) error {
+				close(entered)
+				<-release
+				returned.Store(true)
+				return nil
+			})
+		}()
+		<-entered
+		go func() {
+			defer close(polled)
+			for !q.HasSynced() { // client-go's blocks here until Pop unlocks
+				runtime.Gosched()
+			}
+			early.Store(!returned.Load())
+		}()
+		for range 100 { // let the poller poll while process is blocked
+			runtime.Gosched()
+		}
+		close(release)
+		<-popped
+		<-polled
+		if early.Load() {
+			t.Error("HasSynced() returned true while the last initial object's process was still running")
+		}
 	})
 
 	c.property(t, "pop-blocks-until-add", func(t *testing.T) {

@@ -23,7 +23,9 @@ type Config struct {
 	// RingSize is the ring's capacity; 0 selects DefaultRingSize.
 	RingSize int
 	// SyncAfterProcess re-checks HasSynced after a Pop's process function
-	// returns (client-go's FIFO) instead of before calling it (DeltaFIFO).
+	// returns instead of before calling it. HasSynced takes no lock, so
+	// queues whose consumers rely on "synced" meaning "processed" (both
+	// families here) set it.
 	SyncAfterProcess bool
 }
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/stores"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/stores"
 )
 

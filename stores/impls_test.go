@@ -22,6 +22,9 @@ func suiteOptions(g stores.Guarantees) []storetest.Option {
 	if !g.AtomicTransactions {
 		opts = append(opts, storetest.WithNonAtomicTransactions())
 	}
+	if !g.SnapshotScans {
+		opts = append(opts, storetest.WithoutSnapshotScans())
+	}
 	return opts
 }
 

@@ -41,8 +41,12 @@ import (
 // The price, against Mutex: about 1.6 times the memory per object (a
 // 64-byte version and its memberships, atomic slots at load ≤ 1/2), two
 // allocations for each new key or change of index values, slower ByIndex
-// and List (a pointer to follow per object), and a Transaction's writes
-// become visible one by one (Guarantees.AtomicTransactions is false).
+// and List (a pointer to follow per object), a Transaction's writes
+// become visible one by one (Guarantees.AtomicTransactions is false), and
+// no scan is a snapshot (Guarantees.SnapshotScans is false): a scan that
+// overlaps writes sees each object as of the moment it reads it, so it may
+// return one object's new version beside another's older one although the
+// other was written first. Objects added after a scan began are not in it.
 // results/notes.md has the measurements.
 type LockFree struct {
 	mu    sync.Mutex // serializes writers; readers never take it

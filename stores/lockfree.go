@@ -380,7 +380,10 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 func (s *LockFree) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	p, err := s.state.Load().posting(indexName, indexedValue)
 	if p == nil {
-		return []string{}, err
+		if err != nil {
+			return nil, err
+		}
+		return []string{}, nil
 	}
 	return gather(p, make([]string, 0, p.size()), keyOf), nil
 }

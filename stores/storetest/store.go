@@ -32,6 +32,7 @@ func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
 		{"resource-version", s.resourceVersion},
 		{"transaction", s.transaction},
 		{"concurrent-readers-and-writers", s.concurrent},
+		{"results-belong-to-the-caller", s.resultsBelongToCaller},
 	} {
 		c.run(t, p.name, p.run)
 	}

@@ -25,6 +25,9 @@ func suiteOptions(g stores.Guarantees) []storetest.Option {
 	if !g.SnapshotScans {
 		opts = append(opts, storetest.WithoutSnapshotScans())
 	}
+	if !g.OrderedUpdates {
+		opts = append(opts, storetest.WithoutOrderedUpdates())
+	}
 	return opts
 }
 

@@ -38,6 +38,15 @@ type Guarantees struct {
 	// replicas, say) can then act on a state that never existed; it sees
 	// the true state on its next scan. [relaxed]
 	SnapshotScans bool
+	// OrderedUpdates: calls see every write to a key at one instant, so
+	// once a call of a reader reflects a write (a ByIndex finding the key
+	// under its new index value, say), no later call of that reader
+	// reflects the key's earlier state (a Get returning the old object).
+	// Every store orders inserts and deletes this way; without it an update
+	// that changes the object's index values (or its type, or stores nil)
+	// may be seen by a scan before a Get sees it, or the reverse, while it
+	// is in progress. [relaxed]
+	OrderedUpdates bool
 }
 
 // New constructs a fresh, empty store with the given indexers.
@@ -51,7 +60,7 @@ var Impls = impl.List[New, Guarantees]{
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return cache.NewThreadSafeStore(indexers, cache.Indices{})
 		},
-		Guarantees: Guarantees{AtomicTransactions: true, SnapshotScans: true},
+		Guarantees: Guarantees{AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "mutex",
@@ -59,7 +68,7 @@ var Impls = impl.List[New, Guarantees]{
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return NewMutex(indexers)
 		},
-		Guarantees: Guarantees{Ext: true, AtomicTransactions: true, SnapshotScans: true},
+		Guarantees: Guarantees{Ext: true, AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "sharded",
@@ -71,7 +80,7 @@ var Impls = impl.List[New, Guarantees]{
 			}
 			return s
 		},
-		Guarantees: Guarantees{Ext: true, NonBlockingScans: true},
+		Guarantees: Guarantees{Ext: true, NonBlockingScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "lockfree",

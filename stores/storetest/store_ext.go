@@ -29,6 +29,8 @@ func (s storeSuite) runRelaxed(t *testing.T) {
 			s.atomicTransactions, s.transactionAtomic},
 		{"scans-are-snapshots", "a scan may mix writes made while it runs",
 			s.snapshotScans, s.scansAreSnapshots},
+		{"updates-are-atomic-across-calls", "calls may see an update that changes index values in different orders",
+			s.orderedUpdates, s.updatesAreAtomic},
 	} {
 		if !p.keeps {
 			t.Run(p.name, func(t *testing.T) { t.Skip("[relaxed] the implementation declares that " + p.why) })

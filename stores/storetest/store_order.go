@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,7 @@ func (r *orderRig) unchanged(phase int64) bool { return r.phase.Load() == phase 
 // that finds it, and a Get that finds it by a ByIndex that does; while
 // they are being deleted, a Get that misses key i must be followed by a
 // ByIndex that misses it, and a ByIndex that misses it by a Get that does.
+// A key the writer is done with is found (or missed) by both.
 func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 	const n, rounds = 1000, 12
 	st := s.newStore(t, Indexers())
@@ -64,6 +66,9 @@ func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 	r := &orderRig{}
 	r.run(2, func(i int, phase int64) bool {
 		round, deleting := phase/2, phase%2 == 1
+		if round == rounds {
+			return true // the writer is done
+		}
 		k := ns + "/" + name(round, i)
 		inIndex := func() bool {
 			objs, err := st.ByIndex(appIndex, name(round, i))
@@ -73,11 +78,18 @@ func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 		// Probe both orders: map then index, index then map.
 		m1, x1 := inMap(), inIndex()
 		x2, m2 := inIndex(), inMap()
+		// The previous key's write returned before the writer published i.
+		prev := ns + "/" + name(round, i-1)
+		_, pm := st.Get(prev)
+		pobjs, _ := st.ByIndex(appIndex, name(round, i-1))
+		px := len(pobjs) == 1
 		if !r.unchanged(phase) {
 			return true
 		}
 		var bad string
 		switch {
+		case i > 0 && (pm != !deleting || px != !deleting):
+			k, bad = prev, fmt.Sprintf("after the writer finished with it, Get found it: %v, ByIndex: %v", pm, px)
 		case !deleting && m1 && !x1:
 			bad = "Get found it, a later ByIndex did not"
 		case !deleting && x2 && !m2:
@@ -129,6 +141,9 @@ func (s storeSuite) updatesAreAtomic(t *testing.T) {
 	r := &orderRig{}
 	r.phase.Store(1) // phase = the round being written
 	r.run(2, func(i int, round int64) bool {
+		if round > rounds {
+			return true // the writer is done
+		}
 		k := ns + "/" + objName(i)
 		rvOf := func() int {
 			o, ok := st.Get(k)

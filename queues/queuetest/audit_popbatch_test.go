@@ -3,7 +3,6 @@ package queuetest_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
@@ -12,24 +11,6 @@ import (
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
-
-// auditKnownBugs lists the audit properties an implementation is known to
-// fail, "impl/property" → reason. The lead removes an entry when the fix
-// lands; the property then runs.
-var auditKnownBugs = map[string]string{
-	"mutex/popbatch-synced-only-after-last-initial-batch":   "known bug, see report: keyq checks HasSynced before Batch.Process",
-	"sharded/popbatch-synced-only-after-last-initial-batch": "known bug, see report: keyq checks HasSynced before Batch.Process",
-	"ring/popbatch-synced-only-after-last-initial-batch":    "known bug, see report: keyq checks HasSynced before Batch.Process",
-}
-
-// skipKnown skips a known bug's property, unless QUEUELAB_AUDIT_KNOWN=run
-// asks to watch it fail (or pass, once fixed).
-func skipKnown(t *testing.T, implName, property string) {
-	t.Helper()
-	if reason, ok := auditKnownBugs[implName+"/"+property]; ok && os.Getenv("QUEUELAB_AUDIT_KNOWN") != "run" {
-		t.Skip(reason)
-	}
-}
 
 // TestAuditPopBatchSyncedAfterProcess pins for PopBatch what
 // "has-synced-only-after-the-last-initial-process-returns" pins for Pop: an

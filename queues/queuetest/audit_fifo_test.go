@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/fifo"
 )
 
@@ -18,31 +18,27 @@ import (
 // first list's size in pops of whatever is queued next: here both
 // objects.)
 func TestAuditFIFORelistBeforeSync(t *testing.T) {
-	const property = "fifo-relist-before-sync-still-waits"
-	for _, e := range fifo.Impls {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			skipKnown(t, e.Name, property)
-			watchdog.Run(t, watchdog.DefaultTimeout, func() {
-				q := e.New(cache.MetaNamespaceKeyFunc)
-				defer q.Close()
-				list := []any{testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "b", "1")}
-				for range 2 {
-					if err := q.Replace(list, "1"); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if q.HasSynced() {
-					t.Fatal("HasSynced() = true after two Replaces and no Pop")
-				}
-				for i := range list {
-					if _, err := q.Pop(func(any, bool) error { return nil }); err != nil {
-						t.Fatal(err)
-					}
-					if got, want := q.HasSynced(), i == len(list)-1; got != want {
-						t.Errorf("HasSynced() = %v after %d of %d listed objects were popped", got, i+1, len(list))
-					}
-				}
-			})
-		})
-	}
+	auditImpls(t, fifo.Impls, "fifo-relist-before-sync-still-waits", func(t *testing.T, e fifoEntry) {
+		q := e.New(cache.MetaNamespaceKeyFunc)
+		defer q.Close()
+		list := []any{testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "b", "1")}
+		for range 2 {
+			if err := q.Replace(list, "1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if q.HasSynced() {
+			t.Fatal("HasSynced() = true after two Replaces and no Pop")
+		}
+		for i := range list {
+			if _, err := q.Pop(func(any, bool) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := q.HasSynced(), i == len(list)-1; got != want {
+				t.Errorf("HasSynced() = %v after %d of %d listed objects were popped", got, i+1, len(list))
+			}
+		}
+	})
 }
+
+type fifoEntry = impl.Entry[fifo.New, fifo.Guarantees]

@@ -3,6 +3,9 @@ package queuetest_test
 import (
 	"os"
 	"testing"
+
+	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/watchdog"
 )
 
 // auditKnownBugs lists the audit properties an implementation is known to
@@ -23,5 +26,16 @@ func skipKnown(t *testing.T, implName, property string) {
 	t.Helper()
 	if reason, ok := auditKnownBugs[implName+"/"+property]; ok && os.Getenv("QUEUELAB_AUDIT_KNOWN") != "run" {
 		t.Skip(reason)
+	}
+}
+
+// auditImpls runs body for every entry of list, as subtest impl=<name>
+// under the deadlock watchdog, skipping the entries known to fail property.
+func auditImpls[N, G any](t *testing.T, list impl.List[N, G], property string, body func(t *testing.T, e impl.Entry[N, G])) {
+	for _, e := range list {
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			skipKnown(t, e.Name, property)
+			watchdog.Run(t, watchdog.DefaultTimeout, func() { body(t, e) })
+		})
 	}
 }

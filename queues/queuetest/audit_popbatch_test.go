@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
 
@@ -23,59 +23,52 @@ import (
 // deterministic; reading HasSynced there would deadlock client-go's queue,
 // whose HasSynced takes the lock PopBatch holds.
 func TestAuditPopBatchSyncedAfterProcess(t *testing.T) {
-	const property = "popbatch-synced-only-after-last-initial-batch"
-	for _, e := range deltafifo.Impls {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			skipKnown(t, e.Name, property)
-			for _, n := range []int{1, 3} { // 1: PopBatch hands it to processSingle
-				t.Run(fmt.Sprintf("initial=%d", n), func(t *testing.T) {
-					watchdog.Run(t, watchdog.DefaultTimeout, func() {
-						q := e.New(cache.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
-						bq, ok := q.(cache.QueueWithBatch)
-						if !ok {
-							t.Skip("not a cache.QueueWithBatch")
-						}
-						list := make([]any, n)
-						for i := range list {
-							list[i] = testobj.Meta("ns", fmt.Sprint("o", i), "1")
-						}
-						if err := q.Replace(list, "1"); err != nil {
-							t.Fatal(err)
-						}
-						done := q.HasSyncedChecker().Done()
-						check := func(what string, got int) error {
-							select {
-							case <-done:
-								t.Errorf("%s of %d initial objects: HasSyncedChecker().Done() closed while it was still running", what, got)
-							default:
-							}
-							return nil
-						}
-						popped := 0
-						for popped < n {
-							err := bq.PopBatch(func(ds []cache.Delta, _ bool) error {
-								popped += len(ds)
-								return check("processBatch", len(ds))
-							}, func(any, bool) error {
-								popped++
-								return check("processSingle", 1)
-							})
-							if err != nil && !errors.Is(err, cache.ErrFIFOClosed) {
-								t.Fatal(err)
-							}
-						}
-						select {
-						case <-done:
-						default:
-							t.Error("every initial object processed, yet HasSyncedChecker().Done() is still open")
-						}
-						if !q.HasSynced() {
-							t.Error("every initial object processed, yet HasSynced() = false")
-						}
-						q.Close()
-					})
-				})
+	auditImpls(t, deltafifo.Impls, "popbatch-synced-only-after-last-initial-batch", func(t *testing.T, e deltaFIFOEntry) {
+		for _, n := range []int{1, 3} { // 1: PopBatch hands it to processSingle
+			q := e.New(cache.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
+			bq, ok := q.(cache.QueueWithBatch)
+			if !ok {
+				t.Skip("not a cache.QueueWithBatch")
 			}
-		})
-	}
+			list := make([]any, n)
+			for i := range list {
+				list[i] = testobj.Meta("ns", fmt.Sprint("o", i), "1")
+			}
+			if err := q.Replace(list, "1"); err != nil {
+				t.Fatal(err)
+			}
+			done := q.HasSyncedChecker().Done()
+			check := func(what string, got int) error {
+				select {
+				case <-done:
+					t.Errorf("%s of %d of %d initial objects: HasSyncedChecker().Done() closed while it was still running", what, got, n)
+				default:
+				}
+				return nil
+			}
+			for popped := 0; popped < n; {
+				err := bq.PopBatch(func(ds []cache.Delta, _ bool) error {
+					popped += len(ds)
+					return check("processBatch", len(ds))
+				}, func(any, bool) error {
+					popped++
+					return check("processSingle", 1)
+				})
+				if err != nil && !errors.Is(err, cache.ErrFIFOClosed) {
+					t.Fatal(err)
+				}
+			}
+			select {
+			case <-done:
+			default:
+				t.Errorf("all %d initial objects processed, yet HasSyncedChecker().Done() is still open", n)
+			}
+			if !q.HasSynced() {
+				t.Errorf("all %d initial objects processed, yet HasSynced() = false", n)
+			}
+			q.Close()
+		}
+	})
 }
+
+type deltaFIFOEntry = impl.Entry[deltafifo.New, deltafifo.Guarantees]

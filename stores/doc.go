@@ -27,5 +27,7 @@
 // methods of Store return it; either way the write changes nothing. Returned
 // objects are shared, not copied: treat them as read-only. The order of
 // List, ListKeys, ByIndex, IndexKeys and Index results is unspecified
-// (client-go's IndexKeys happens to sort; ours does not).
+// (client-go's IndexKeys happens to sort; ours does not). Sharded's and
+// LockFree's scans are not snapshots: under concurrent writes a List may
+// combine objects as of different instants (Guarantees.SnapshotScans).
 package stores

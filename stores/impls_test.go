@@ -22,6 +22,12 @@ func suiteOptions(g stores.Guarantees) []storetest.Option {
 	if !g.AtomicTransactions {
 		opts = append(opts, storetest.WithNonAtomicTransactions())
 	}
+	if !g.SnapshotScans {
+		opts = append(opts, storetest.WithoutSnapshotScans())
+	}
+	if !g.OrderedUpdates {
+		opts = append(opts, storetest.WithoutOrderedUpdates())
+	}
 	return opts
 }
 

@@ -41,8 +41,19 @@ import (
 // The price, against Mutex: about 1.6 times the memory per object (a
 // 64-byte version and its memberships, atomic slots at load ≤ 1/2), two
 // allocations for each new key or change of index values, slower ByIndex
-// and List (a pointer to follow per object), and a Transaction's writes
-// become visible one by one (Guarantees.AtomicTransactions is false).
+// and List (a pointer to follow per object), a Transaction's writes
+// become visible one by one (Guarantees.AtomicTransactions is false), and
+// no scan is a snapshot (Guarantees.SnapshotScans is false): a scan that
+// overlaps writes sees each object as of the moment it reads it, so it may
+// return one object's new version beside another's older one although the
+// other was written first. Objects added after a scan began are not in it.
+// Per key, a reader always sees an object that was stored under its key
+// with the index values it was found by, and never, once a write returned,
+// an older state. A key's insertion and deletion are single steps for all
+// readers (see version.hidden); an update that changes index values is
+// not (Guarantees.OrderedUpdates is false): while it runs, a ByIndex may
+// find the key under its new value and a Get right after still return the
+// old object, or a Get return the new object and a scan still hold the old.
 // results/notes.md has the measurements.
 type LockFree struct {
 	mu    sync.Mutex // serializes writers; readers never take it
@@ -120,6 +131,7 @@ func (st *lfState) put(key string, obj any) error {
 	}
 	v := newVersion(key, obj)
 	if old == nil {
+		v.hidden.Store(true) // revealed once linked everywhere: see version
 		v.allPos = st.push(st.all, v)
 		if len(st.cols) > 0 {
 			v.marks = make([]lfMark, 0, len(st.cols)) // one value per index is the rule
@@ -128,6 +140,7 @@ func (st *lfState) put(key string, obj any) error {
 			st.join(v, int32(i), c, st.scratch[i])
 		}
 		st.items.put(v)
+		v.hidden.Store(false)
 		return nil
 	}
 	v.allPos, v.marks = old.allPos, old.marks
@@ -164,6 +177,7 @@ func (st *lfState) remove(key string) {
 	if v == nil {
 		return
 	}
+	v.hidden.Store(true) // the deletion, for readers: see version
 	st.items.remove(key)
 	if st.all.remove(v.allPos) {
 		st.compact(st.all)
@@ -293,7 +307,7 @@ func (s *LockFree) DeleteWithObject(key string, obj any) {
 
 // Get returns the object stored under key.
 func (s *LockFree) Get(key string) (any, bool) {
-	if v := s.state.Load().items.get(key); v != nil {
+	if v := s.state.Load().items.get(key); v != nil && v.visible() {
 		return v.object(), true
 	}
 	return nil, false
@@ -376,7 +390,10 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 func (s *LockFree) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	p, err := s.state.Load().posting(indexName, indexedValue)
 	if p == nil {
-		return []string{}, err
+		if err != nil {
+			return nil, err
+		}
+		return []string{}, nil
 	}
 	return gather(p, make([]string, 0, p.size()), keyOf), nil
 }

@@ -35,14 +35,14 @@ func newPosting(value string, capacity int) *posting {
 	return p
 }
 
-// gather appends f of each version in the current slab to dst: the
+// gather appends f of each visible version in the current slab to dst: the
 // readers' scan. Generic rather than three loops so ByIndex, IndexKeys and
 // Index share it; it inlines, and so does f.
 func gather[T any](p *posting, dst []T, f func(*version) T) []T {
 	s := p.cur.Load()
 	n := s.n.Load()
 	for i := range n {
-		if v := s.slots[i].Load(); v != nil {
+		if v := s.slots[i].Load(); v != nil && v.visible() {
 			dst = append(dst, f(v))
 		}
 	}

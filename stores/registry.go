@@ -27,6 +27,26 @@ type Guarantees struct {
 	// as with client-go. Without it each write of a Transaction is atomic on
 	// its own, but a scan may see some of them and not others. [relaxed]
 	AtomicTransactions bool
+	// SnapshotScans: every List, ListKeys, ByIndex, Index and IndexKeys
+	// answer is the store's content at one instant, as with client-go,
+	// whose scans hold the read lock throughout. Without it a scan that
+	// overlaps writes may combine objects as of different instants — a
+	// state the store was never in (object B's new version with object A's
+	// old one though A was written first) — while each object returned is
+	// still one that was stored under its key, with the index values asked
+	// for. A lister that derives a decision from a whole scan (counting
+	// replicas, say) can then act on a state that never existed; it sees
+	// the true state on its next scan. [relaxed]
+	SnapshotScans bool
+	// OrderedUpdates: calls see every write to a key at one instant, so
+	// once a call of a reader reflects a write (a ByIndex finding the key
+	// under its new index value, say), no later call of that reader
+	// reflects the key's earlier state (a Get returning the old object).
+	// Every store orders inserts and deletes this way; without it an update
+	// that changes the object's index values (or its type, or stores nil)
+	// may be seen by a scan before a Get sees it, or the reverse, while it
+	// is in progress. [relaxed]
+	OrderedUpdates bool
 }
 
 // New constructs a fresh, empty store with the given indexers.
@@ -40,7 +60,7 @@ var Impls = impl.List[New, Guarantees]{
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return cache.NewThreadSafeStore(indexers, cache.Indices{})
 		},
-		Guarantees: Guarantees{AtomicTransactions: true},
+		Guarantees: Guarantees{AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "mutex",
@@ -48,7 +68,7 @@ var Impls = impl.List[New, Guarantees]{
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return NewMutex(indexers)
 		},
-		Guarantees: Guarantees{Ext: true, AtomicTransactions: true},
+		Guarantees: Guarantees{Ext: true, AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "sharded",
@@ -60,7 +80,7 @@ var Impls = impl.List[New, Guarantees]{
 			}
 			return s
 		},
-		Guarantees: Guarantees{Ext: true, NonBlockingScans: true},
+		Guarantees: Guarantees{Ext: true, NonBlockingScans: true, OrderedUpdates: true},
 	},
 	{
 		Name: "lockfree",

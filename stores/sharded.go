@@ -21,7 +21,11 @@ import (
 // every old shard's lock, retiring the old shards: a reader sees either the
 // old content or the new one, never a mix. A Transaction locks every shard
 // it touches, in order, once; a concurrent scan visiting shards one by one
-// may still see part of it (Guarantees.AtomicTransactions is false).
+// may still see part of it (Guarantees.AtomicTransactions is false). For the
+// same reason no scan is a snapshot (Guarantees.SnapshotScans is false): a
+// scan that overlaps writes returns each shard as of the moment it visited
+// it, so it may combine a later write to one shard with an earlier state
+// of another.
 type Sharded struct {
 	set atomic.Pointer[shardSet]
 	seq atomic.Uint64 // orders resource-version updates across shards

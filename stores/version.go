@@ -25,12 +25,21 @@ import (
 // writer keeps that bookkeeping on it (carrying it over to a replacing
 // version) instead of in a separate per-key map: no second hash lookup and
 // no per-key allocation beyond the version and its marks.
+//
+// hidden makes a key's insertion and deletion single atomic steps for
+// readers, although the writer touches several structures (key map, list
+// of every object, postings): a new key's version is linked in hidden and
+// revealed last, and a deleted key's version is hidden first, and every
+// reader skips hidden versions. Without it a Get that no longer found a
+// key being deleted could be followed by a ByIndex that still returned it.
+// (It fits in the 64-byte size class the version already takes.)
 type version struct {
 	key string
 	obj atomic.Value // the object; nilObject stands for nil
 
-	allPos int32    // position in the list of every object
-	marks  []lfMark // index memberships
+	allPos int32       // position in the list of every object
+	hidden atomic.Bool // being inserted or deleted: readers skip it
+	marks  []lfMark    // index memberships
 }
 
 // lfMark is one index membership of a version: column, posting and slot.
@@ -53,6 +62,9 @@ func newVersion(key string, obj any) *version {
 }
 
 func (v *version) mapKey() string { return v.key }
+
+// visible reports whether readers may return v (see hidden).
+func (v *version) visible() bool { return !v.hidden.Load() }
 
 // object returns the current object.
 func (v *version) object() any {

@@ -13,11 +13,13 @@ type Option func(*config)
 type config struct {
 	ext                bool
 	atomicTransactions bool
+	snapshotScans      bool
+	orderedUpdates     bool
 	timeout            time.Duration
 }
 
 func newConfig(opts []Option) config {
-	c := config{atomicTransactions: true, timeout: watchdog.DefaultTimeout}
+	c := config{atomicTransactions: true, snapshotScans: true, orderedUpdates: true, timeout: watchdog.DefaultTimeout}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -34,6 +36,21 @@ func WithExt() Option { return func(c *config) { c.ext = true } }
 // a concurrent List sees a Transaction all or nothing is then skipped
 // [relaxed].
 func WithNonAtomicTransactions() Option { return func(c *config) { c.atomicTransactions = false } }
+
+// WithoutSnapshotScans declares that a scan (List, ByIndex, Index,
+// IndexKeys) may return objects as of different instants when writes run
+// concurrently with it, so its answer may combine states that never
+// coexisted (each object is still one that was stored under its key). The
+// property that every scan sees one instant of the store is then skipped
+// [relaxed].
+func WithoutSnapshotScans() Option { return func(c *config) { c.snapshotScans = false } }
+
+// WithoutOrderedUpdates declares that while an update that changes an
+// object's index values is in progress, one call may already reflect it
+// and a later call of the same reader not yet (a ByIndex finding the key
+// under its new value, then a Get returning the old object). The property
+// that calls see every update at one instant is then skipped [relaxed].
+func WithoutOrderedUpdates() Option { return func(c *config) { c.orderedUpdates = false } }
 
 // WithTimeout sets each subtest's deadlock watchdog (default
 // watchdog.DefaultTimeout).

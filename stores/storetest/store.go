@@ -32,6 +32,8 @@ func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
 		{"resource-version", s.resourceVersion},
 		{"transaction", s.transaction},
 		{"concurrent-readers-and-writers", s.concurrent},
+		{"results-belong-to-the-caller", s.resultsBelongToCaller},
+		{"inserts-and-deletes-are-atomic-across-calls", s.insertsAndDeletesAreAtomic},
 	} {
 		c.run(t, p.name, p.run)
 	}

@@ -20,14 +20,24 @@ type checkedStore interface {
 
 // runRelaxed runs the properties a variant may declare it weakens.
 func (s storeSuite) runRelaxed(t *testing.T) {
-	const name = "transaction-is-atomic-for-readers"
-	if !s.atomicTransactions {
-		t.Run(name, func(t *testing.T) {
-			t.Skip("[relaxed] the implementation declares that readers may see a Transaction partly applied")
-		})
-		return
+	for _, p := range []struct {
+		name, why string
+		keeps     bool
+		run       func(t *testing.T)
+	}{
+		{"transaction-is-atomic-for-readers", "readers may see a Transaction partly applied",
+			s.atomicTransactions, s.transactionAtomic},
+		{"scans-are-snapshots", "a scan may mix writes made while it runs",
+			s.snapshotScans, s.scansAreSnapshots},
+		{"updates-are-atomic-across-calls", "calls may see an update that changes index values in different orders",
+			s.orderedUpdates, s.updatesAreAtomic},
+	} {
+		if !p.keeps {
+			t.Run(p.name, func(t *testing.T) { t.Skip("[relaxed] the implementation declares that " + p.why) })
+			continue
+		}
+		s.run(t, p.name, p.run)
 	}
-	s.run(t, name, s.transactionAtomic)
 }
 
 // runExt runs the [ext] properties, or skips them when not declared.

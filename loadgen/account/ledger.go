@@ -35,6 +35,11 @@ type slot struct {
 	// applied is the newest write applied to the store, as rv<<1 | deleted;
 	// readers use it to detect stale reads.
 	applied atomic.Uint64
+	// begun and done count store writes of the key started (Begin, before
+	// the write reaches the store) and booked (Applied, after). While they
+	// differ a write is in flight, and a reader cannot say what the store
+	// must hold.
+	begun, done atomic.Uint32
 }
 
 // Ledger is the books of one run.
@@ -153,24 +158,50 @@ func (l *Ledger) Applied(k int, rv uint64, deleted bool) {
 		v |= 1
 	}
 	l.slots[k].applied.Store(v)
+	l.slots[k].done.Add(1)
 }
 
+// Begin records that a write of key k is about to reach the store; the
+// writer books it with Applied once it is there. (A write that fails stays
+// in flight, which only turns the absent-key check off for that key.)
+func (l *Ledger) Begin(k int) { l.slots[k].begun.Add(1) }
+
 // Read is what a reader knew before reading key k; see CheckRead.
-type Read struct{ applied uint64 }
+type Read struct {
+	applied uint64
+	begun   uint32
+	settled bool // no write of the key was in flight
+}
 
 // BeforeRead loads what the writer had applied for key k; take it before
 // reading the store and hand it to CheckRead after.
-func (l *Ledger) BeforeRead(k int) Read { return Read{l.slots[k].applied.Load()} }
+func (l *Ledger) BeforeRead(k int) Read {
+	sl := &l.slots[k]
+	// done before applied before begun: if begun then equals done, no
+	// write was in flight between the loads and applied is the store's.
+	done := sl.done.Load()
+	applied := sl.applied.Load()
+	begun := sl.begun.Load()
+	return Read{applied: applied, begun: begun, settled: begun == done}
+}
 
 // CheckRead records a stale read if the store returned, for key k, a
-// version the writer had already replaced or deleted before the read began
-// (exists and rv describe what the read returned).
+// version the writer had already replaced or deleted before the read began,
+// or nothing although the key was stored before the read and no write of it
+// began until after (exists and rv describe what the read returned).
 func (l *Ledger) CheckRead(k int, before Read, exists bool, rv uint64) {
-	if before.applied == 0 || !exists {
-		return // nothing applied yet, or absent: a later delete is legal
+	if before.applied == 0 {
+		return // nothing applied yet
 	}
 	applied, deleted := before.applied>>1, before.applied&1 == 1
-	if rv < applied || (deleted && rv == applied) {
+	var stale bool
+	if exists {
+		stale = rv < applied || (deleted && rv == applied)
+	} else {
+		// Absent is legal only if a delete could have raced the read.
+		stale = !deleted && before.settled && l.slots[k].begun.Load() == before.begun
+	}
+	if stale {
 		l.mu.Lock()
 		l.stale[k]++
 		l.mu.Unlock()

@@ -94,3 +94,38 @@ func TestCheckReadAfterDelete(t *testing.T) {
 	require.Len(t, vs, 1)
 	assert.Equal(t, StaleRead, vs[0].Check)
 }
+
+func TestCheckReadAbsent(t *testing.T) {
+	stored := func() *Ledger {
+		l := New(1)
+		l.Begin(0)
+		l.Applied(0, 3, false)
+		return l
+	}
+
+	l := stored()
+	r := l.BeforeRead(0)
+	l.CheckRead(0, r, false, 0) // stored, nothing written since: the store lost it
+	vs := l.Verify(Expect{Name: name})
+	require.Len(t, vs, 1)
+	assert.Equal(t, StaleRead, vs[0].Check)
+
+	l = stored()
+	r = l.BeforeRead(0)
+	l.Begin(0) // a delete raced the read
+	l.CheckRead(0, r, false, 0)
+	assert.Empty(t, l.Verify(Expect{Name: name}))
+
+	l = stored()
+	l.Begin(0) // a write was in flight when the read began
+	r = l.BeforeRead(0)
+	l.CheckRead(0, r, false, 0)
+	assert.Empty(t, l.Verify(Expect{Name: name}))
+
+	l = New(1)
+	l.Begin(0)
+	l.Applied(0, 3, true) // deleted before the read: absent is right
+	r = l.BeforeRead(0)
+	l.CheckRead(0, r, false, 0)
+	assert.Empty(t, l.Verify(Expect{Name: name}))
+}

@@ -58,6 +58,22 @@ func (s *losingStore) DeleteWithObject(key string, obj any) {
 	s.ThreadSafeStore.DeleteWithObject(key, obj)
 }
 
+// flickeringStore answers every 500th Get with "absent", as a store whose
+// readers can miss a key that is there (LockFree did, before its inserts
+// and deletes were ordered across calls).
+type flickeringStore struct {
+	cache.ThreadSafeStore
+	gets atomic.Int64
+}
+
+func (s *flickeringStore) Get(key string) (any, bool) {
+	obj, ok := s.ThreadSafeStore.Get(key)
+	if ok && s.gets.Add(1)%500 == 0 {
+		return nil, false
+	}
+	return obj, ok
+}
+
 // brokenRegistries are the real registries plus one broken entry per
 // family, so the broken stacks are resolved by name like any other.
 func brokenRegistries() Registries {
@@ -70,6 +86,9 @@ func brokenRegistries() Registries {
 	}, Guarantees: deltafifo.Guarantees{}})
 	r.Stores = append(r.Stores, StoreEntry{Name: "losesdelete", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &losingStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
+	}, Guarantees: stores.Guarantees{}})
+	r.Stores = append(r.Stores, StoreEntry{Name: "flickers", New: func(ix cache.Indexers) cache.ThreadSafeStore {
+		return &flickeringStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
 	}, Guarantees: stores.Guarantees{}})
 	return r
 }
@@ -102,6 +121,8 @@ func TestBrokenImplementationsAreCaught(t *testing.T) {
 		{Informer, "losesdelete+clientgo+clientgo", noReadds, []account.Check{account.StoreMismatch, account.StaleRead, account.NotReconciled}},
 		{Store, "clientgo+losesdelete", nil, []account.Check{account.DeleteMismatch}},
 		{Store, "losesdelete+clientgo", noReadds, []account.Check{account.StoreMismatch}},
+		{Informer, "flickers+clientgo+clientgo", nil, []account.Check{account.StaleRead}},
+		{Store, "flickers+clientgo", nil, []account.Check{account.StaleRead}},
 	}
 	reg := brokenRegistries()
 	for _, c := range cases {

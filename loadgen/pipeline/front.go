@@ -63,7 +63,7 @@ func (e *env) newFront(st Stack, h cache.ResourceEventHandler) *front {
 		TypeDescription: "*v1.Pod",
 		Backoff:         &backoff,
 	})
-	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: consumer.New(store, h)}
+	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: consumer.New(newBookedStore(store, e.led), h)}
 }
 
 // start runs the Reflector and the consumer until ctx ends (stop).

@@ -106,10 +106,13 @@ type storeReader struct {
 func (s storeReader) observe(key string, k int) (uint64, bool) {
 	before := s.e.led.BeforeRead(k)
 	obj, exists, err := s.store.GetByKey(key)
-	if err != nil || !exists {
+	if err != nil {
 		return 0, false
 	}
-	rv := s.e.checkRead(k, before, obj, exists)
+	rv := s.e.checkRead(k, before, obj, exists) // absent can be stale too
+	if !exists {
+		return 0, false
+	}
 	if p, ok := obj.(*corev1.Pod); ok {
 		_, _ = s.store.ByIndex(cache.NamespaceIndex, p.Namespace)
 	}

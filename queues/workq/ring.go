@@ -41,9 +41,16 @@ const (
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
 
-// evicted is a ringEntry state beyond the table states: the entry was idle,
-// has been (or is being) removed from the map, and must not be used again.
-const evicted = uint32(processingDirty) + 1
+func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
+
+// Ring entry states beyond the table's: idleRecent is idle, processed
+// since the last sweep (the sweep's second chance, as table.recent); evicted
+// was idle, has been (or is being) removed from the map, and must not be
+// used again.
+const (
+	idleRecent = uint32(vacant) + 1 + iota
+	evicted
+)
 
 // ringEntry is an item's state for the Ring queue. The ring carries entries,
 // not items, so Get changes the state without a map lookup.
@@ -73,11 +80,13 @@ type ringEntry[T comparable] struct {
 // to reach zero.
 //
 // Memory: entries of idle items stay in the map as a cache, so re-added keys
-// reuse them without allocating. When an insert finds the map larger than
-// twice the peak number of live items since the last sweep plus the
-// retention budget, that Add sweeps it and evicts the idle entries (by CAS
-// to evicted, so a racing Add retries with a fresh entry), which bounds the
-// map to O(peak live items), as Mutex's table is bounded.
+// reuse them without allocating. They are swept by the rule and within the
+// bound of Mutex's table (see table): the insert that grows the map by
+// max(retention budget, peak live items, entries the last sweep kept) since
+// that sweep evicts the idle entries not processed since the sweep before
+// (by CAS to evicted, so a racing Add retries with a fresh entry) and gives
+// the others a second chance (idleRecent → idle). Done marks an entry recent
+// with the CAS it makes anyway.
 //
 // The map is xsync's generic Map rather than sync.Map: no boxing of T into
 // interfaces, and a measured Load of a string key (the lookup Add and Done
@@ -98,7 +107,8 @@ type Ring[T comparable] struct {
 
 	states  *xsync.Map[T, *ringEntry[T]]
 	entries atomic.Int64 // entries in states
-	peak    atomic.Int64 // most live items seen since the last sweep
+	peak    atomic.Int64 // most items live at an insert (a racy maximum)
+	kept    atomic.Int64 // entries the last sweep left
 	sweepMu sync.Mutex
 
 	gate gate
@@ -139,13 +149,13 @@ func (q *Ring[T]) Add(item T) {
 		e, ok := q.states.Load(item)
 		if ok {
 			switch s := e.state.Load(); s {
-			case uint32(idle):
-				w, reserved := q.reserve()
+			case uint32(idle), idleRecent:
+				reserved := q.reserve()
 				if !reserved {
 					return // shut down meanwhile
 				}
 				if e.state.CompareAndSwap(s, uint32(queued)) {
-					q.enqueue(e, w)
+					q.enqueue(e)
 					return
 				}
 				q.unreserve() // lost a race: look again
@@ -162,7 +172,7 @@ func (q *Ring[T]) Add(item T) {
 				return
 			}
 		}
-		w, reserved := q.reserve()
+		reserved := q.reserve()
 		if !reserved {
 			return
 		}
@@ -176,22 +186,21 @@ func (q *Ring[T]) Add(item T) {
 		})
 		if inserted {
 			q.inserted()
-			q.enqueue(e, w)
+			q.enqueue(e)
 			return
 		}
 		q.unreserve() // someone else inserted it: look again
 	}
 }
 
-// reserve counts one more queued item and returns the new counts word, or
-// reports false (and takes the count back) if the queue is shut down.
-func (q *Ring[T]) reserve() (uint64, bool) {
-	w := q.counts.Add(queuedOne)
-	if w&shutBit != 0 {
+// reserve counts one more queued item, or reports false (and takes the
+// count back) if the queue is shut down.
+func (q *Ring[T]) reserve() bool {
+	if q.counts.Add(queuedOne)&shutBit != 0 {
 		q.unreserve()
-		return w, false
+		return false
 	}
-	return w, true
+	return true
 }
 
 // unreserve takes back a reservation that was not used.
@@ -201,17 +210,11 @@ func (q *Ring[T]) unreserve() {
 	}
 }
 
-// enqueue pushes e, which the caller reserved (counts word w) and moved to
-// queued.
-func (q *Ring[T]) enqueue(e *ringEntry[T], w uint64) {
+// enqueue pushes e, which the caller reserved and moved to queued.
+func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 	q.push(e)
 	q.gate.wake()
-	if live := liveOf(w); live > q.peak.Load() {
-		q.peak.Store(live) // racy maximum: an estimate is enough
-	}
 }
-
-func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
 
 func (q *Ring[T]) push(e *ringEntry[T]) {
 	if q.ovLen.Load() == 0 && q.ring.TryPush(e) {
@@ -280,7 +283,7 @@ func (q *Ring[T]) Done(item T) {
 	for {
 		switch s := e.state.Load(); s {
 		case uint32(processing):
-			if e.state.CompareAndSwap(s, uint32(idle)) {
+			if e.state.CompareAndSwap(s, idleRecent) {
 				if q.counts.Add(doneDelta)&countMask == 0 {
 					q.gate.notifyIdle()
 				}
@@ -299,21 +302,31 @@ func (q *Ring[T]) Done(item T) {
 	}
 }
 
-// inserted accounts for a new map entry and sweeps idle entries once the map
-// outgrows twice the peak live items plus the retention budget. The sweep
-// marks an idle entry evicted and deletes it under the map's bucket lock, so
-// an Add holding that entry sees evicted and inserts a fresh one.
+// inserted accounts for a new map entry, samples the live items for the
+// peak, and sweeps the map when it has grown enough since the last sweep
+// (see Ring). The sweep marks an idle entry evicted and deletes it under the
+// map's bucket lock, so an Add holding that entry sees evicted and inserts a
+// fresh one; it moves idleRecent entries to idle, a CAS that fails
+// harmlessly when an Add takes the entry first.
 func (q *Ring[T]) inserted() {
 	n := q.entries.Add(1)
-	if n <= 2*q.peak.Load()+idleRetention || !q.sweepMu.TryLock() {
+	peak := q.peak.Load()
+	if live := liveOf(q.counts.Load()); live > peak {
+		peak = live
+		q.peak.Store(peak) // racy maximum: an estimate is enough
+	}
+	kept := q.kept.Load()
+	if n < kept+max(idleRetention, peak, kept) || !q.sweepMu.TryLock() {
 		return
 	}
 	defer q.sweepMu.Unlock()
 	swept := q.states.DeleteMatching(func(_ T, e *ringEntry[T]) (bool, bool) {
+		if e.state.CompareAndSwap(idleRecent, uint32(idle)) {
+			return false, false
+		}
 		return e.state.CompareAndSwap(uint32(idle), evicted), false
 	})
-	q.entries.Add(-int64(swept))
-	q.peak.Store(liveOf(q.counts.Load())) // start a new peak
+	q.kept.Store(q.entries.Add(-int64(swept)))
 }
 
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain

@@ -16,20 +16,23 @@ const (
 	// processingDirty: being processed and added again meanwhile; Done puts
 	// it back in the ready deque.
 	processingDirty
+	// vacant: a slab slot on the free list, holding no item.
+	vacant
 )
 
 // record is the per-item bookkeeping of a table, kept in a slab so that the
 // ready deque holds 4-byte indices instead of items and so that Get finds an
-// item's state without hashing it. prev and next link idle records, oldest
-// first; they hold slab index+1 so that 0 means none.
+// item's state without hashing it.
 type record[T comparable] struct {
-	item       T
-	state      state
-	prev, next int32
+	item  T
+	state state
+	// recent: the item finished processing since the last sweep (see
+	// table), so the sweep keeps its idle record.
+	recent bool
 }
 
-// idleRetention is how many idle items a table keeps at least (see
-// table); Mutex uses it, each Sharded shard a share of it.
+// idleRetention is the fewest inserts between two sweeps of idle records
+// (see table); Mutex and Ring use it, each Sharded shard a share of it.
 const idleRetention = 1024
 
 // shrinkAbove is the slab size beyond which a table with nothing live
@@ -42,33 +45,42 @@ const shrinkAbove = 4096
 // replaces client-go's two sets (dirty, processing): Get pops an index and
 // needs no map access at all, and Add and Done each look the item up once.
 //
-// Items that finish processing keep their record, as idle, on an LRU list of
-// at most max(retain, peak) entries, where peak is the most items live at
-// once since the table was last empty; older idle records are evicted.
-// Controllers re-add the same keys again and again (updates, resyncs,
-// retries), and a retained record turns that Add and the next Done into a
-// single lookup each, instead of an insert and a delete — which, for a map
-// that becomes empty, also re-seeds its hash with fresh randomness. Memory
-// stays within twice the peak live items plus retain: the same order as
-// client-go's sets, whose Go maps keep their peak capacity forever. Unlike
-// those, a table with nothing live that grew beyond shrinkAbove drops its
-// storage (idle records are only a cache, so that loses nothing). Idle
-// records keep their items reachable; for string keys that is the key's
-// bytes, bounded as above.
+// Items that finish processing keep their record, as idle. Controllers
+// re-add the same keys again and again (updates, resyncs, retries), and a
+// retained record turns that Add and the next Done into a single lookup
+// each, instead of an insert and a delete — which, for a map that becomes
+// empty, also re-seeds its hash with fresh randomness.
 //
-// The zero value is ready to use and retains nothing. A table is not safe
-// for concurrent use.
+// Idle records are a cache with second-chance eviction. A sweep runs when
+// inserts have grown the records by max(retain, peak, kept) since the
+// previous sweep, where peak is the most items seen live at an insert and
+// kept what that sweep left: it evicts the idle records whose items were
+// not processed since the sweep before, and clears the mark of the rest.
+// So a sweep costs O(1) per insert amortised, and the records stay within
+// twice the larger of retain, the peak, and the items processed within one
+// sweep interval: for a stream of distinct items, twice retain. The peak,
+// like the capacity client-go's Go maps keep forever, is never forgotten
+// (until the table releases its storage): a controller whose initial list
+// queued every object keeps a record for each of them, instead of evicting
+// them while they wait idle for their next change and re-inserting them
+// then. The mark costs a transition nothing: it is a flag in the record
+// Done writes anyway, with no list of neighbouring records to relink.
+//
+// Memory: a table with nothing live whose slab grew beyond shrinkAbove
+// drops its storage (idle records are only a cache, so that loses
+// nothing). Idle records keep their items reachable; for string keys that
+// is the key's bytes, bounded as above.
+//
+// The zero value is ready to use. A table is not safe for concurrent use.
 type table[T comparable] struct {
 	index      map[T]int32
 	slab       []record[T]
 	free       []int32 // slab indices available for reuse
 	ready      deque.Deque[int32]
-	idleHead   int32 // oldest idle record (index+1), 0 if none
-	idleTail   int32 // newest idle record (index+1), 0 if none
-	idle       int   // records on the idle list
-	retain     int   // idle records always allowed
-	peak       int   // most live records since the table was last empty
-	processing int   // records in processing or processingDirty
+	processing int // records in processing or processingDirty
+	retain     int // fewest inserts between two sweeps
+	peak       int // most records live at an insert
+	kept       int // records the last sweep left
 }
 
 // add marks item as needing processing. enqueued reports whether it was put
@@ -77,27 +89,42 @@ type table[T comparable] struct {
 func (t *table[T]) add(item T) (enqueued, marked bool) {
 	i, ok := t.index[item]
 	if !ok {
-		if t.index == nil {
-			t.index = make(map[T]int32)
-		}
-		i = t.alloc(item)
-		t.index[item] = i
-		t.ready.PushBack(i)
-		t.peak = max(t.peak, t.live())
+		t.insert(item)
 		return true, true
 	}
 	switch r := &t.slab[i]; r.state {
 	case idle:
-		t.unlinkIdle(i)
 		r.state = queued
 		t.ready.PushBack(i)
-		t.peak = max(t.peak, t.live())
 		return true, true
 	case processing:
 		r.state = processingDirty
 		return false, true
 	}
 	return false, false
+}
+
+// insert gives item a new record, queued.
+func (t *table[T]) insert(item T) {
+	t.peak = max(t.peak, t.live())
+	if len(t.index) >= t.kept+max(t.retain, t.peak, t.kept) {
+		t.sweep()
+	}
+	if t.index == nil {
+		t.index = make(map[T]int32)
+	}
+	r := record[T]{item: item, state: queued}
+	var i int32
+	if n := len(t.free); n > 0 {
+		i = t.free[n-1]
+		t.free = t.free[:n-1]
+		t.slab[i] = r
+	} else {
+		i = int32(len(t.slab))
+		t.slab = append(t.slab, r)
+	}
+	t.index[item] = i
+	t.ready.PushBack(i)
 }
 
 // pop hands out the oldest queued item and marks it processing.
@@ -123,18 +150,10 @@ func (t *table[T]) done(item T) (requeued bool) {
 	}
 	switch r := &t.slab[i]; r.state {
 	case processing:
-		r.state = idle
+		r.state, r.recent = idle, true
 		t.processing--
-		t.linkIdle(i)
-		if t.live() == 0 {
-			if len(t.slab) > shrinkAbove {
-				*t = table[T]{retain: t.retain}
-				return false
-			}
-			t.peak = 0
-		}
-		for t.idle > max(t.retain, t.peak) {
-			t.evictOldestIdle()
+		if t.processing == 0 && t.ready.Len() == 0 && len(t.slab) > shrinkAbove {
+			*t = table[T]{retain: t.retain}
 		}
 	case processingDirty:
 		r.state = queued
@@ -151,52 +170,19 @@ func (t *table[T]) queued() int { return t.ready.Len() }
 // live returns the number of items queued or being processed.
 func (t *table[T]) live() int { return t.ready.Len() + t.processing }
 
-func (t *table[T]) alloc(item T) int32 {
-	r := record[T]{item: item, state: queued}
-	if n := len(t.free); n > 0 {
-		i := t.free[n-1]
-		t.free = t.free[:n-1]
-		t.slab[i] = r
-		return i
+// sweep evicts the idle records not processed since the previous sweep and
+// clears the mark of the others.
+func (t *table[T]) sweep() {
+	for i := range t.slab {
+		switch r := &t.slab[i]; {
+		case r.state != idle:
+		case r.recent:
+			r.recent = false
+		default:
+			delete(t.index, r.item)
+			*r = record[T]{state: vacant} // drop the item for the GC
+			t.free = append(t.free, int32(i))
+		}
 	}
-	t.slab = append(t.slab, r)
-	return int32(len(t.slab) - 1)
-}
-
-func (t *table[T]) evictOldestIdle() {
-	i := t.idleHead - 1
-	t.unlinkIdle(i)
-	delete(t.index, t.slab[i].item)
-	t.slab[i] = record[T]{} // drop the item for the GC
-	t.free = append(t.free, i)
-}
-
-// linkIdle appends record i to the idle list (newest end).
-func (t *table[T]) linkIdle(i int32) {
-	r := &t.slab[i]
-	r.prev, r.next = t.idleTail, 0
-	if t.idleTail != 0 {
-		t.slab[t.idleTail-1].next = i + 1
-	} else {
-		t.idleHead = i + 1
-	}
-	t.idleTail = i + 1
-	t.idle++
-}
-
-// unlinkIdle removes record i from the idle list.
-func (t *table[T]) unlinkIdle(i int32) {
-	r := &t.slab[i]
-	if r.prev != 0 {
-		t.slab[r.prev-1].next = r.next
-	} else {
-		t.idleHead = r.next
-	}
-	if r.next != 0 {
-		t.slab[r.next-1].prev = r.prev
-	} else {
-		t.idleTail = r.prev
-	}
-	r.prev, r.next = 0, 0
-	t.idle--
+	t.kept = len(t.index)
 }

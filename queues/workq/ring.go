@@ -9,15 +9,15 @@ import (
 
 	"github.com/puzpuzpuz/xsync/v4"
 
-	"github.com/queuelab/queuelab/internal/deque"
 	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
 var _ workqueue.TypedInterface[string] = (*Ring[string])(nil)
 
 const (
-	// defaultRingCapacity holds a busy controller's backlog in the lock-free
-	// ring (≈ 8 bytes a slot plus its sequence number: 128 KiB).
+	// defaultRingCapacity holds a busy controller's backlog in one segment
+	// of the lock-free queue (≈ 8 bytes a slot plus its sequence number:
+	// 128 KiB), reused lap after lap without allocating.
 	defaultRingCapacity = 8192
 	maxRingCapacity     = 1 << 24
 )
@@ -59,17 +59,15 @@ type ringEntry[T comparable] struct {
 	state atomic.Uint32 // a state, or evicted
 }
 
-// Ring is a work queue whose ready items travel through a lock-free bounded
-// MPMC ring (internal/mpmc), with each item's state in a concurrent map and
-// changed by compare-and-swap: idle → queued → processing →
-// processing+dirty → queued … → idle. Add, Get and Done take no lock on
-// their hot path.
+// Ring is a work queue whose ready items travel through a lock-free MPMC
+// queue of rings (mpmc.Queue), with each item's state in a concurrent map
+// and changed by compare-and-swap: idle → queued → processing →
+// processing+dirty → queued … → idle. Add, Get and Done take no lock.
 //
-// Overflow: when the ring is full, Add neither blocks nor drops: the entry
-// goes to an overflow deque under a mutex, and while that deque is not empty
-// every new entry follows it there, so the ring's items (all older) are
-// handed out first and then the overflow's, in order. Order is FIFO except
-// between Adds that overlap in time, which have no order to keep.
+// Backlog: a backlog beyond one ring's capacity (a relist's worth of keys)
+// goes into further rings linked behind it, still lock-free; Add neither
+// blocks nor drops. Order is FIFO except between Adds that overlap in time,
+// which have no order to keep.
 //
 // Shutdown and drain: one atomic word counts queued and processing items and
 // carries the shutdown bit (see counts). Add reserves its item's count
@@ -100,10 +98,7 @@ type Ring[T comparable] struct {
 	counts atomic.Uint64
 	_      [cacheLine - 8]byte
 
-	ring     *mpmc.Ring[*ringEntry[T]]
-	ovLen    atomic.Int64
-	ovMu     sync.Mutex
-	overflow deque.Deque[*ringEntry[T]]
+	ready *mpmc.Queue[*ringEntry[T]]
 
 	states  *xsync.Map[T, *ringEntry[T]]
 	entries atomic.Int64 // entries in states
@@ -124,11 +119,11 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	if capacity == 0 {
 		capacity = defaultRingCapacity
 	}
-	r, err := mpmc.New[*ringEntry[T]](capacity)
+	ready, err := mpmc.NewQueue[*ringEntry[T]](capacity)
 	if err != nil {
 		return nil, err
 	}
-	q := &Ring[T]{ring: r, states: xsync.NewMap[T, *ringEntry[T]]()}
+	q := &Ring[T]{ready: ready, states: xsync.NewMap[T, *ringEntry[T]]()}
 	q.gate.init()
 	return q, nil
 }
@@ -212,34 +207,8 @@ func (q *Ring[T]) unreserve() {
 
 // enqueue pushes e, which the caller reserved and moved to queued.
 func (q *Ring[T]) enqueue(e *ringEntry[T]) {
-	q.push(e)
+	q.ready.Push(e)
 	q.gate.wake()
-}
-
-func (q *Ring[T]) push(e *ringEntry[T]) {
-	if q.ovLen.Load() == 0 && q.ring.TryPush(e) {
-		return
-	}
-	q.ovMu.Lock()
-	q.overflow.PushBack(e)
-	q.ovLen.Add(1)
-	q.ovMu.Unlock()
-}
-
-func (q *Ring[T]) pop() (*ringEntry[T], bool) {
-	if e, ok := q.ring.TryPop(); ok {
-		return e, true
-	}
-	if q.ovLen.Load() == 0 {
-		return nil, false
-	}
-	q.ovMu.Lock()
-	e, ok := q.overflow.PopFront()
-	if ok {
-		q.ovLen.Add(-1)
-	}
-	q.ovMu.Unlock()
-	return e, ok
 }
 
 // Len returns the number of queued items.
@@ -249,7 +218,7 @@ func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 // reports shutdown once the queue is shut down and nothing accepted is left.
 func (q *Ring[T]) Get() (item T, shutdown bool) {
 	for {
-		if e, ok := q.pop(); ok {
+		if e, ok := q.ready.TryPop(); ok {
 			e.state.Store(uint32(processing)) // only Get moves an entry off queued
 			q.counts.Add(getDelta)
 			return e.item, false
@@ -257,9 +226,10 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 		w := q.counts.Load()
 		switch {
 		case queuedOf(w) > 0:
-			// Reserved but not yet in the ring, popped but not yet
-			// uncounted, or a reservation about to be taken back:
-			// another goroutine is a step or two from done.
+			// Reserved but not yet pushed (or pushed but not yet
+			// published), popped but not yet uncounted, or a reservation
+			// about to be taken back: another goroutine is a step or two
+			// from done.
 			runtime.Gosched()
 		case w&shutBit != 0:
 			return item, true
@@ -292,8 +262,7 @@ func (q *Ring[T]) Done(item T) {
 		case uint32(processingDirty):
 			if e.state.CompareAndSwap(s, uint32(queued)) {
 				q.counts.Add(requeueDelta)
-				q.push(e)
-				q.gate.wake()
+				q.enqueue(e)
 				return
 			}
 		default: // not being processed: ignore, as Mutex does

@@ -173,3 +173,23 @@ func TestRingKeepsKeysUpToThePeak(t *testing.T) {
 		}
 	}
 }
+
+// Done finds its record through the last handed-out slot only if that slot
+// holds the item: a vacant slot's zero item may be a real item elsewhere.
+func TestTableDoneHintSkipsVacantSlot(t *testing.T) {
+	var tb table[string]
+	tb.add("")
+	tb.add("x")
+	tb.pop() // "": slot 0
+	tb.pop() // "x": slot 1, the last handed out
+	tb.done("x")
+	tb.sweep() // "x" was processed: second chance
+	tb.sweep() // now evicted; slot 1 is vacant and holds ""
+	if tb.slab[1].state != vacant {
+		t.Fatalf("slot 1 in state %d, want vacant", tb.slab[1].state)
+	}
+	tb.done("")
+	if r := tb.slab[0]; r.item != "" || r.state != idle || tb.live() != 0 {
+		t.Fatalf(`Done("") missed its record: state %d, %d live`, r.state, tb.live())
+	}
+}

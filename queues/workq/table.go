@@ -1,34 +1,33 @@
 package workq
 
-import "github.com/queuelab/queuelab/internal/deque"
-
 // state is where an item stands in a work queue.
 type state uint8
 
 const (
 	// idle: neither queued nor processing; the record is only a cache entry
-	// on the table's idle list and may be evicted at any time.
+	// and may be evicted by a sweep.
 	idle state = iota
-	// queued: waiting in the ready deque to be handed out by Get.
+	// queued: waiting in the ready list to be handed out by Get.
 	queued
 	// processing: handed out by Get, Done not yet called.
 	processing
 	// processingDirty: being processed and added again meanwhile; Done puts
-	// it back in the ready deque.
+	// it back in the ready list.
 	processingDirty
 	// vacant: a slab slot on the free list, holding no item.
 	vacant
 )
 
-// record is the per-item bookkeeping of a table, kept in a slab so that the
-// ready deque holds 4-byte indices instead of items and so that Get finds an
-// item's state without hashing it.
+// record is the per-item bookkeeping of a table, kept in a slab so that Get
+// finds an item's state without hashing it.
 type record[T comparable] struct {
 	item  T
 	state state
 	// recent: the item finished processing since the last sweep (see
 	// table), so the sweep keeps its idle record.
 	recent bool
+	// next links queued records, oldest first, as slab index+1 (0: last).
+	next int32
 }
 
 // idleRetention is the fewest inserts between two sweeps of idle records
@@ -44,6 +43,10 @@ const shrinkAbove = 4096
 // Sharded queue wrap with their own lock. ONE map from item to a slab index
 // replaces client-go's two sets (dirty, processing): Get pops an index and
 // needs no map access at all, and Add and Done each look the item up once.
+//
+// The ready FIFO is a list threaded through the queued records themselves
+// (a record is queued at most once): pushing and popping write the record
+// the transition writes anyway, with no buffer to grow, wrap or shrink.
 //
 // Items that finish processing keep their record, as idle. Controllers
 // re-add the same keys again and again (updates, resyncs, retries), and a
@@ -76,15 +79,17 @@ type table[T comparable] struct {
 	index      map[T]int32
 	slab       []record[T]
 	free       []int32 // slab indices available for reuse
-	ready      deque.Deque[int32]
-	processing int // records in processing or processingDirty
-	retain     int // fewest inserts between two sweeps
-	peak       int // most records live at an insert
-	kept       int // records the last sweep left
+	head, tail int32   // ready list ends, as slab index+1 (0: empty)
+	nQueued    int     // records on the ready list
+	processing int     // records in processing or processingDirty
+	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
+	retain     int     // fewest inserts between two sweeps
+	peak       int     // most records live at an insert
+	kept       int     // records the last sweep left
 }
 
 // add marks item as needing processing. enqueued reports whether it was put
-// in the ready deque; marked whether it was newly marked dirty (enqueued, or
+// on the ready list; marked whether it was newly marked dirty (enqueued, or
 // being processed and now to be re-queued by done) rather than already so.
 func (t *table[T]) add(item T) (enqueued, marked bool) {
 	i, ok := t.index[item]
@@ -95,7 +100,7 @@ func (t *table[T]) add(item T) (enqueued, marked bool) {
 	switch r := &t.slab[i]; r.state {
 	case idle:
 		r.state = queued
-		t.ready.PushBack(i)
+		t.push(i)
 		return true, true
 	case processing:
 		r.state = processingDirty
@@ -124,51 +129,75 @@ func (t *table[T]) insert(item T) {
 		t.slab = append(t.slab, r)
 	}
 	t.index[item] = i
-	t.ready.PushBack(i)
+	t.push(i)
+}
+
+// push appends queued record i to the ready list.
+func (t *table[T]) push(i int32) {
+	if t.tail != 0 {
+		t.slab[t.tail-1].next = i + 1
+	} else {
+		t.head = i + 1
+	}
+	t.tail = i + 1
+	t.nQueued++
 }
 
 // pop hands out the oldest queued item and marks it processing.
 func (t *table[T]) pop() (item T, ok bool) {
-	i, ok := t.ready.PopFront()
-	if !ok {
+	if t.head == 0 {
 		return item, false
 	}
+	i := t.head - 1
 	r := &t.slab[i]
+	t.head, r.next = r.next, 0
+	if t.head == 0 {
+		t.tail = 0
+	}
+	t.nQueued--
 	r.state = processing
 	t.processing++
+	t.lastOut = i + 1
 	return r.item, true
 }
 
 // done ends the processing of item and reports whether it went back to the
-// ready deque because it was added while being processed. Done of an item
+// ready list because it was added while being processed. Done of an item
 // that is not being processed is ignored: client-go would push a dirty item
 // twice in that case (kubernetes/kubernetes#141079), breaking dedup.
 func (t *table[T]) done(item T) (requeued bool) {
-	i, ok := t.index[item]
-	if !ok {
-		return false
+	// A worker calls Done with the item its Get returned, so with one worker
+	// (controller-runtime's default) the record is the one pop handed out
+	// last: comparing its item is cheaper than hashing. A vacant slot holds
+	// the zero item, which may be a real item elsewhere.
+	i := t.lastOut - 1
+	if i < 0 || t.slab[i].item != item || t.slab[i].state == vacant {
+		var ok bool
+		if i, ok = t.index[item]; !ok {
+			return false
+		}
 	}
 	switch r := &t.slab[i]; r.state {
 	case processing:
 		r.state, r.recent = idle, true
 		t.processing--
-		if t.processing == 0 && t.ready.Len() == 0 && len(t.slab) > shrinkAbove {
+		if t.processing == 0 && t.nQueued == 0 && len(t.slab) > shrinkAbove {
 			*t = table[T]{retain: t.retain}
 		}
 	case processingDirty:
 		r.state = queued
 		t.processing--
-		t.ready.PushBack(i)
+		t.push(i)
 		return true
 	}
 	return false
 }
 
 // queued returns the number of items waiting to be handed out.
-func (t *table[T]) queued() int { return t.ready.Len() }
+func (t *table[T]) queued() int { return t.nQueued }
 
 // live returns the number of items queued or being processed.
-func (t *table[T]) live() int { return t.ready.Len() + t.processing }
+func (t *table[T]) live() int { return t.nQueued + t.processing }
 
 // sweep evicts the idle records not processed since the previous sweep and
 // clears the mark of the others.

@@ -89,6 +89,12 @@ func (s *Set[A]) shardIndex(ks string, kb []byte) int {
 	if len(s.shards) == 1 {
 		return 0
 	}
+	return s.pickShard(ks, kb)
+}
+
+// pickShard is shardIndex for more than one shard, out of line so that a
+// single-shard Set's shardIndex inlines.
+func (s *Set[A]) pickShard(ks string, kb []byte) int {
 	if kb != nil {
 		return s.pick.OfBytes(kb)
 	}
@@ -183,35 +189,38 @@ type PopFunc[A any] func(sl *Slot[A], initial bool) (done bool, eff Effect)
 func (s *Set[A]) Pop(fn PopFunc[A]) error {
 	syncDue := false // a FIFO's HasSynced check waits until process returned
 	for {
-		done, err := s.popOne(fn, &syncDue)
-		if done || err != nil {
-			return err
+		sh, e, ok := s.take()
+		if !ok {
+			if err := s.awaitEntry(&syncDue); err != nil {
+				return err
+			}
+			continue
+		}
+		done, requeued := s.handle(sh, e, fn, &syncDue)
+		if requeued || s.moreForWaiters() {
+			s.wait.notify() // a requeue, or work for another waiting consumer
+		}
+		if done {
+			return nil
 		}
 	}
 }
 
-// popOne handles at most one entry; done reports that fn consumed it.
-func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
-	sh, e, ok := s.take()
-	if !ok {
-		if *syncDue {
-			// client-go defers this check to Pop's return; do it before
-			// waiting, so a queue whose remaining initial entries were all
-			// deleted reports synced without needing another item.
-			s.sync.check()
-			*syncDue = false
-		}
-		if s.wait.closed.Load() && !s.available() {
-			return false, cache.ErrFIFOClosed
-		}
-		s.wait.park(s.available)
-		return false, nil
+// awaitEntry is Pop finding nothing queued: it parks until something may
+// be, or returns cache.ErrFIFOClosed once the Set is closed and empty.
+func (s *Set[A]) awaitEntry(syncDue *bool) error {
+	if *syncDue {
+		// client-go defers this check to Pop's return; do it before
+		// waiting, so a queue whose remaining initial entries were all
+		// deleted reports synced without needing another item.
+		s.sync.check()
+		*syncDue = false
 	}
-	done, requeued := s.handle(sh, e, fn, syncDue)
-	if requeued || s.moreForWaiters() {
-		s.wait.notify() // a requeue, or work for another waiting consumer
+	if s.wait.closed.Load() && !s.available() {
+		return cache.ErrFIFOClosed
 	}
-	return done, nil
+	s.wait.park(s.available)
+	return nil
 }
 
 // handle runs fn on the entry take returned, with its shard lock held, and

@@ -56,8 +56,8 @@ func NewSharded(keyFunc cache.KeyFunc, shards int) (*Sharded, error) {
 
 // NewRing returns an empty Ring FIFO keyed by keyFunc (nil selects
 // cache.MetaNamespaceKeyFunc) over shards shards (0 selects
-// shard.DefaultCount) and a ring of ringSize entries (0 selects
-// keyq.DefaultRingSize; more keys than that wait in an overflow list).
+// shard.DefaultCount) and rings of ringSize entries (0 selects
+// keyq.DefaultRingSize; more keys than that go into further rings).
 func NewRing(keyFunc cache.KeyFunc, shards, ringSize int) (*Ring, error) {
 	c, err := newCore(keyFunc, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
 	if err != nil {

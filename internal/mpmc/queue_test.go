@@ -95,23 +95,7 @@ func TestQueueConcurrentExactlyOnce(t *testing.T) {
 	popping.Wait()
 	assert.True(t, q.Empty())
 
-	seen := make([]bool, producers*perProducer)
-	for _, vals := range got {
-		last := make([]int, producers)
-		for i := range last {
-			last[i] = -1
-		}
-		for _, v := range vals {
-			require.False(t, seen[v], "value %d popped twice", v)
-			seen[v] = true
-			p := v / perProducer
-			require.Greater(t, v, last[p], "producer %d's values out of order", p)
-			last[p] = v
-		}
-	}
-	for v, ok := range seen {
-		require.True(t, ok, "value %d lost", v)
-	}
+	requireExactlyOnceInOrder(t, got, producers, perProducer)
 }
 
 // TestQueueEmptySeesCompletedPushes: a value pushed before Empty is called

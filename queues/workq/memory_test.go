@@ -5,12 +5,15 @@ import (
 	"testing"
 )
 
-// cycle adds, gets and finishes n distinct items one at a time.
-func cycle(q interface {
+// basicQueue is the part of a work queue the memory tests drive.
+type basicQueue interface {
 	Add(string)
 	Get() (string, bool)
 	Done(string)
-}, n int) {
+}
+
+// cycle adds, gets and finishes n distinct items one at a time.
+func cycle(q basicQueue, n int) {
 	for i := range n {
 		q.Add("item-" + strconv.Itoa(i))
 		item, _ := q.Get()
@@ -82,11 +85,7 @@ func TestRingSweepsIdleEntries(t *testing.T) {
 
 // burstLaps adds every key, then gets and finishes them all, lap after lap:
 // a controller whose relists queue every object at once.
-func burstLaps(q interface {
-	Add(string)
-	Get() (string, bool)
-	Done(string)
-}, keys []string, laps int) {
+func burstLaps(q basicQueue, keys []string, laps int) {
 	for range laps {
 		for _, k := range keys {
 			q.Add(k)
@@ -100,11 +99,7 @@ func burstLaps(q interface {
 
 // trickleLaps adds, gets and finishes each key in turn, lap after lap: few
 // items live at a time, while every key comes back a lap later.
-func trickleLaps(q interface {
-	Add(string)
-	Get() (string, bool)
-	Done(string)
-}, keys []string, laps int) {
+func trickleLaps(q basicQueue, keys []string, laps int) {
 	for range laps {
 		for _, k := range keys {
 			q.Add(k)

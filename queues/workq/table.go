@@ -118,18 +118,21 @@ func (t *table[T]) insert(item T) {
 	if t.index == nil {
 		t.index = make(map[T]int32)
 	}
-	r := record[T]{item: item, state: queued}
-	var i int32
-	if n := len(t.free); n > 0 {
-		i = t.free[n-1]
-		t.free = t.free[:n-1]
-		t.slab[i] = r
-	} else {
-		i = int32(len(t.slab))
-		t.slab = append(t.slab, r)
-	}
+	i := t.alloc(item)
 	t.index[item] = i
 	t.push(i)
+}
+
+func (t *table[T]) alloc(item T) int32 {
+	r := record[T]{item: item, state: queued}
+	if n := len(t.free); n > 0 {
+		i := t.free[n-1]
+		t.free = t.free[:n-1]
+		t.slab[i] = r
+		return i
+	}
+	t.slab = append(t.slab, r)
+	return int32(len(t.slab) - 1)
 }
 
 // push appends queued record i to the ready list.

@@ -1,11 +1,13 @@
-// Package mpmc provides a bounded lock-free multi-producer multi-consumer
-// ring buffer after Dmitry Vyukov's design: every slot carries a sequence
-// number that tells producers and consumers whose turn the slot is, so a push
-// or pop costs one compare-and-swap on the shared position plus one store on
-// the slot, and producers never contend with consumers on the same word.
+// Package mpmc provides lock-free multi-producer multi-consumer FIFOs after
+// Dmitry Vyukov's bounded ring: every slot carries a sequence number that
+// tells producers and consumers whose turn the slot is, so a push or pop
+// costs one compare-and-swap on the shared position plus one store on the
+// slot, and producers never contend with consumers on the same word.
 //
-// The ring never blocks: TryPush reports false when full and TryPop reports
-// false when empty. Parking and overflow policies belong to the caller.
+// Ring is bounded and never blocks: TryPush reports false when full and
+// TryPop false when empty. Queue is unbounded: a list of such rings, where a
+// producer that finds the last one full closes it and links a new one.
+// Parking policies belong to the caller.
 package mpmc
 
 import (
@@ -17,6 +19,10 @@ import (
 // false-share. 128 bytes covers adjacent-line prefetching on x86.
 const cacheLine = 128
 
+// closed is set in a ring's tail position once no more pushes may succeed
+// (a Queue segment that filled up); positions stay far below it.
+const closed = uint64(1) << 63
+
 type slot[T any] struct {
 	// seq == pos: free for the producer claiming position pos.
 	// seq == pos+1: holds the value for the consumer claiming pos.
@@ -27,7 +33,7 @@ type slot[T any] struct {
 // Ring is a bounded MPMC FIFO. Create it with New.
 type Ring[T any] struct {
 	_     [cacheLine]byte
-	tail  atomic.Uint64 // next position to push
+	tail  atomic.Uint64 // next position to push, | closed once closed
 	_     [cacheLine - 8]byte
 	head  atomic.Uint64 // next position to pop
 	_     [cacheLine - 8]byte
@@ -35,24 +41,32 @@ type Ring[T any] struct {
 	slots []slot[T]
 }
 
+// maxCapacity bounds New's capacity.
+const maxCapacity = 1 << 40
+
 // New returns a ring holding at least capacity values (rounded up to a power
 // of two). capacity must be at least 1.
 func New[T any](capacity int) (*Ring[T], error) {
 	if capacity < 1 {
 		return nil, fmt.Errorf("mpmc: capacity must be at least 1, got %d", capacity)
 	}
-	if capacity > 1<<40 {
+	if capacity > maxCapacity {
 		return nil, fmt.Errorf("mpmc: capacity %d is unreasonably large", capacity)
 	}
+	r := new(Ring[T])
+	r.init(capacity)
+	return r, nil
+}
+
+func (r *Ring[T]) init(capacity int) {
 	n := 1
 	for n < capacity {
 		n <<= 1
 	}
-	r := &Ring[T]{mask: uint64(n - 1), slots: make([]slot[T], n)}
+	r.mask, r.slots = uint64(n-1), make([]slot[T], n)
 	for i := range r.slots {
 		r.slots[i].seq.Store(uint64(i))
 	}
-	return r, nil
 }
 
 // Cap returns the number of values the ring can hold.
@@ -65,16 +79,23 @@ func (r *Ring[T]) Len() int {
 		tail := r.tail.Load()
 		head := r.head.Load()
 		if r.tail.Load() == tail { // consistent pair
-			n := int64(tail - head)
+			n := int64(tail&^closed - head)
 			return int(max(0, min(n, int64(len(r.slots)))))
 		}
 	}
 }
 
 // TryPush appends v and reports true, or reports false if the ring is full.
-func (r *Ring[T]) TryPush(v T) bool {
+func (r *Ring[T]) TryPush(v T) bool { return r.push(v, false) }
+
+// push appends v, or reports false if the ring is full or closed; with
+// closeIfFull, a push that finds the ring full closes it for good.
+func (r *Ring[T]) push(v T, closeIfFull bool) bool {
 	pos := r.tail.Load()
 	for {
+		if pos&closed != 0 {
+			return false
+		}
 		s := &r.slots[pos&r.mask]
 		seq := s.seq.Load()
 		switch diff := int64(seq - pos); {
@@ -85,8 +106,14 @@ func (r *Ring[T]) TryPush(v T) bool {
 				return true
 			}
 			pos = r.tail.Load()
-		case diff < 0:
-			return false // the slot still holds the value from one lap ago
+		case diff < 0: // the slot still holds the value from one lap ago
+			if !closeIfFull {
+				return false
+			}
+			if r.tail.CompareAndSwap(pos, pos|closed) {
+				return false
+			}
+			pos = r.tail.Load() // it moved: look again
 		default:
 			pos = r.tail.Load() // another producer took pos; catch up
 		}
@@ -96,6 +123,14 @@ func (r *Ring[T]) TryPush(v T) bool {
 // TryPop removes and returns the oldest value, or reports false if the ring
 // is empty.
 func (r *Ring[T]) TryPop() (v T, ok bool) {
+	v, ok, _ = r.pop()
+	return v, ok
+}
+
+// pop is TryPop that also reports, when it finds no value, whether the ring
+// is closed and every value pushed into it has been popped: then none ever
+// will be again.
+func (r *Ring[T]) pop() (v T, ok, drained bool) {
 	pos := r.head.Load()
 	for {
 		s := &r.slots[pos&r.mask]
@@ -107,11 +142,13 @@ func (r *Ring[T]) TryPop() (v T, ok bool) {
 				var zero T
 				s.val = zero                  // do not keep the value alive
 				s.seq.Store(pos + r.mask + 1) // free the slot for the next lap
-				return v, true
+				return v, true, false
 			}
 			pos = r.head.Load()
 		case diff < 0:
-			return v, false // no value published at pos yet
+			// No value published at pos yet. If the ring is closed at pos,
+			// no producer holds pos either: nothing more will come.
+			return v, false, r.tail.Load() == pos|closed
 		default:
 			pos = r.head.Load() // another consumer took pos; catch up
 		}

@@ -82,6 +82,14 @@ func TestConcurrentExactlyOnce(t *testing.T) {
 	wg.Wait()
 	popped.Wait()
 
+	requireExactlyOnceInOrder(t, got, producers, perProducer)
+}
+
+// requireExactlyOnceInOrder checks what consumers popped (got[c], in pop
+// order) when producer p pushed p*perProducer … (p+1)*perProducer-1 in
+// order: every value exactly once, each producer's in its order.
+func requireExactlyOnceInOrder(t *testing.T, got [][]int, producers, perProducer int) {
+	t.Helper()
 	seen := make([]bool, producers*perProducer)
 	for _, vals := range got {
 		last := make([]int, producers)

@@ -17,19 +17,21 @@ const arenaBlock = 32
 // The price: a block keeps its objects reachable until then, which, popped
 // in FIFO order, is about as long as the queue takes to turn over.
 type arena struct {
-	free []cache.Delta
-	_    [40]byte // one arena per shard: keep them off each other's cache line
+	block *[arenaBlock]cache.Delta
+	used  int // deltas of block handed out; an index, not a re-sliced
+	// slice, so handing one out writes no pointer into the arena
+	_ [48]byte // one arena per shard: keep them off each other's cache line
 }
 
 // one returns a one-element Deltas holding d.
 func (a *arena) one(d cache.Delta) cache.Deltas {
-	if len(a.free) == 0 {
-		a.free = make([]cache.Delta, arenaBlock)
+	if a.block == nil || a.used == arenaBlock {
+		a.block, a.used = new([arenaBlock]cache.Delta), 0
 	}
-	a.free[0] = d
-	ds := a.free[0:1:1]
-	a.free = a.free[1:]
-	return ds
+	i := a.used
+	a.used++
+	a.block[i] = d
+	return a.block[i : i+1 : i+1]
 }
 
 // add appends d to the slot's Deltas, collapsing two consecutive deletions

@@ -102,6 +102,12 @@ func (f *core) transformed(obj any) (any, error) {
 	if f.transform == nil {
 		return obj, nil
 	}
+	return f.transformNonNil(obj)
+}
+
+// transformNonNil is transformed with a Transformer set, out of line so
+// that transformed inlines into every write.
+func (f *core) transformNonNil(obj any) (any, error) {
 	if _, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		return obj, nil
 	}

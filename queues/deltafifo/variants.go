@@ -19,8 +19,8 @@ type Mutex struct{ *core }
 //
 // Ordering: the deltas of one key are never reordered. Keys of one shard
 // are popped in the order they were queued; Pop and PopBatch serve the
-// shards round-robin, so keys of different shards may overtake each other
-// (impl.OrderPerShard).
+// shards from a random start, so keys of different shards may overtake
+// each other (impl.OrderPerShard).
 //
 // Atomicity: Replace, Resync, List and ListKeys take every shard lock (in
 // index order), so they wait for an in-flight process function and none
@@ -31,8 +31,8 @@ type Mutex struct{ *core }
 type Sharded struct{ *core }
 
 // Ring is a DeltaFIFO whose per-key state is sharded like Sharded's, while
-// queued keys travel from writers to Pop through one lock-free MPMC ring
-// (with an overflow list behind it for relist bursts).
+// queued keys travel from writers to Pop through one lock-free MPMC queue
+// (one ring reused lap after lap, further rings linked for relist bursts).
 //
 // Ordering: global FIFO — a key is popped after every key queued before it
 // — and the deltas of one key are never reordered. Atomicity: as Sharded;
@@ -76,7 +76,7 @@ func NewSharded(opts cache.DeltaFIFOOptions, shards int) (*Sharded, error) {
 }
 
 // NewRing returns an empty Ring DeltaFIFO honouring opts, over shards shards
-// (0 selects shard.DefaultCount) and a ring of ringSize entries (0 selects
+// (0 selects shard.DefaultCount) and rings of ringSize entries (0 selects
 // keyq.DefaultRingSize).
 func NewRing(opts cache.DeltaFIFOOptions, shards, ringSize int) (*Ring, error) {
 	c, err := newCore(opts, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})

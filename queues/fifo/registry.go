@@ -35,7 +35,7 @@ var Impls = impl.List[New, Guarantees]{
 	},
 	{
 		Name:       "sharded",
-		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop round-robin over shards",
+		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewSharded(keyFunc, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
 	},

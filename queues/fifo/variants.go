@@ -13,7 +13,7 @@ type Mutex struct{ core }
 
 // Sharded is a FIFO split into independently locked shards by key hash.
 // Writers of different shards never contend. Order is FIFO within a shard;
-// Pop serves shards round-robin, so keys of different shards may overtake
+// Pop serves the shards from a random start, so keys of different shards may overtake
 // each other. Replace and Resync hold every shard lock, so they are atomic
 // with respect to every other operation, Pop's process function included.
 type Sharded struct{ core }
@@ -56,8 +56,8 @@ func NewSharded(keyFunc cache.KeyFunc, shards int) (*Sharded, error) {
 
 // NewRing returns an empty Ring FIFO keyed by keyFunc (nil selects
 // cache.MetaNamespaceKeyFunc) over shards shards (0 selects
-// shard.DefaultCount) and a ring of ringSize entries (0 selects
-// keyq.DefaultRingSize; more keys than that wait in an overflow list).
+// shard.DefaultCount) and rings of ringSize entries (0 selects
+// keyq.DefaultRingSize; more keys than that go into further rings).
 func NewRing(keyFunc cache.KeyFunc, shards, ringSize int) (*Ring, error) {
 	c, err := newCore(keyFunc, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
 	if err != nil {

@@ -6,8 +6,8 @@
 //     sets); the fastest single-threaded and, on few cores, in pipelines.
 //   - Sharded: items hashed over independent lock-plus-table shards; FIFO per
 //     shard only (impl.OrderPerShard).
-//   - Ring: ready items in a lock-free bounded MPMC ring with a mutex
-//     overflow, per-item state changed by compare-and-swap.
+//   - Ring: ready items in a lock-free MPMC queue of rings (unbounded),
+//     per-item state changed by compare-and-swap.
 //   - Delaying and RateLimiting: AddAfter and AddRateLimited over any
 //     TypedInterface, taking client-go's TypedRateLimiter unchanged.
 //

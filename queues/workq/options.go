@@ -35,8 +35,9 @@ func WithShards(n int) Option {
 	}
 }
 
-// WithCapacity sets the size of a Ring queue's lock-free ring (rounded up to a
-// power of two). Items beyond it wait in the overflow deque; see Ring.
+// WithCapacity sets how many items one ring of a Ring queue holds (rounded up
+// to a power of two). A longer backlog goes into further rings, allocated as
+// needed and dropped once drained; see Ring.
 func WithCapacity(n int) Option {
 	return func(o *options) error {
 		o.set = append(o.set, "WithCapacity")

@@ -43,7 +43,7 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 		},
 		{
 			Name:       "ring",
-			Doc:        "lock-free MPMC ring of ready items with a mutex overflow deque, per-item state by CAS in a concurrent map",
+			Doc:        "lock-free MPMC queue of rings for ready items, per-item state by CAS in a concurrent map",
 			New:        func() workqueue.TypedInterface[T] { return must(NewRing[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},

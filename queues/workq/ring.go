@@ -9,15 +9,15 @@ import (
 
 	"github.com/puzpuzpuz/xsync/v4"
 
-	"github.com/queuelab/queuelab/internal/deque"
 	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
 var _ workqueue.TypedInterface[string] = (*Ring[string])(nil)
 
 const (
-	// defaultRingCapacity holds a busy controller's backlog in the lock-free
-	// ring (≈ 8 bytes a slot plus its sequence number: 128 KiB).
+	// defaultRingCapacity holds a busy controller's backlog in one segment
+	// of the lock-free queue (≈ 8 bytes a slot plus its sequence number:
+	// 128 KiB), reused lap after lap without allocating.
 	defaultRingCapacity = 8192
 	maxRingCapacity     = 1 << 24
 )
@@ -41,9 +41,16 @@ const (
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
 
-// evicted is a ringEntry state beyond the table states: the entry was idle,
-// has been (or is being) removed from the map, and must not be used again.
-const evicted = uint32(processingDirty) + 1
+func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
+
+// Ring entry states beyond the table's: idleRecent is idle, processed
+// since the last sweep (the sweep's second chance, as table.recent); evicted
+// was idle, has been (or is being) removed from the map, and must not be
+// used again.
+const (
+	idleRecent = uint32(vacant) + 1 + iota
+	evicted
+)
 
 // ringEntry is an item's state for the Ring queue. The ring carries entries,
 // not items, so Get changes the state without a map lookup.
@@ -52,17 +59,15 @@ type ringEntry[T comparable] struct {
 	state atomic.Uint32 // a state, or evicted
 }
 
-// Ring is a work queue whose ready items travel through a lock-free bounded
-// MPMC ring (internal/mpmc), with each item's state in a concurrent map and
-// changed by compare-and-swap: idle → queued → processing →
-// processing+dirty → queued … → idle. Add, Get and Done take no lock on
-// their hot path.
+// Ring is a work queue whose ready items travel through a lock-free MPMC
+// queue of rings (mpmc.Queue), with each item's state in a concurrent map
+// and changed by compare-and-swap: idle → queued → processing →
+// processing+dirty → queued … → idle. Add, Get and Done take no lock.
 //
-// Overflow: when the ring is full, Add neither blocks nor drops: the entry
-// goes to an overflow deque under a mutex, and while that deque is not empty
-// every new entry follows it there, so the ring's items (all older) are
-// handed out first and then the overflow's, in order. Order is FIFO except
-// between Adds that overlap in time, which have no order to keep.
+// Backlog: a backlog beyond one ring's capacity (a relist's worth of keys)
+// goes into further rings linked behind it, still lock-free; Add neither
+// blocks nor drops. Order is FIFO except between Adds that overlap in time,
+// which have no order to keep.
 //
 // Shutdown and drain: one atomic word counts queued and processing items and
 // carries the shutdown bit (see counts). Add reserves its item's count
@@ -73,11 +78,13 @@ type ringEntry[T comparable] struct {
 // to reach zero.
 //
 // Memory: entries of idle items stay in the map as a cache, so re-added keys
-// reuse them without allocating. When an insert finds the map larger than
-// twice the peak number of live items since the last sweep plus the
-// retention budget, that Add sweeps it and evicts the idle entries (by CAS
-// to evicted, so a racing Add retries with a fresh entry), which bounds the
-// map to O(peak live items), as Mutex's table is bounded.
+// reuse them without allocating. They are swept by the rule and within the
+// bound of Mutex's table (see table): the insert that grows the map by
+// max(retention budget, peak live items, entries the last sweep kept) since
+// that sweep evicts the idle entries not processed since the sweep before
+// (by CAS to evicted, so a racing Add retries with a fresh entry) and gives
+// the others a second chance (idleRecent → idle). Done marks an entry recent
+// with the CAS it makes anyway.
 //
 // The map is xsync's generic Map rather than sync.Map: no boxing of T into
 // interfaces, and a measured Load of a string key (the lookup Add and Done
@@ -91,14 +98,12 @@ type Ring[T comparable] struct {
 	counts atomic.Uint64
 	_      [cacheLine - 8]byte
 
-	ring     *mpmc.Ring[*ringEntry[T]]
-	ovLen    atomic.Int64
-	ovMu     sync.Mutex
-	overflow deque.Deque[*ringEntry[T]]
+	ready *mpmc.Queue[*ringEntry[T]]
 
 	states  *xsync.Map[T, *ringEntry[T]]
 	entries atomic.Int64 // entries in states
-	peak    atomic.Int64 // most live items seen since the last sweep
+	peak    atomic.Int64 // most items live at an insert (a racy maximum)
+	kept    atomic.Int64 // entries the last sweep left
 	sweepMu sync.Mutex
 
 	gate gate
@@ -114,11 +119,11 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	if capacity == 0 {
 		capacity = defaultRingCapacity
 	}
-	r, err := mpmc.New[*ringEntry[T]](capacity)
+	ready, err := mpmc.NewQueue[*ringEntry[T]](capacity)
 	if err != nil {
 		return nil, err
 	}
-	q := &Ring[T]{ring: r, states: xsync.NewMap[T, *ringEntry[T]]()}
+	q := &Ring[T]{ready: ready, states: xsync.NewMap[T, *ringEntry[T]]()}
 	q.gate.init()
 	return q, nil
 }
@@ -139,13 +144,13 @@ func (q *Ring[T]) Add(item T) {
 		e, ok := q.states.Load(item)
 		if ok {
 			switch s := e.state.Load(); s {
-			case uint32(idle):
-				w, reserved := q.reserve()
+			case uint32(idle), idleRecent:
+				reserved := q.reserve()
 				if !reserved {
 					return // shut down meanwhile
 				}
 				if e.state.CompareAndSwap(s, uint32(queued)) {
-					q.enqueue(e, w)
+					q.enqueue(e)
 					return
 				}
 				q.unreserve() // lost a race: look again
@@ -162,7 +167,7 @@ func (q *Ring[T]) Add(item T) {
 				return
 			}
 		}
-		w, reserved := q.reserve()
+		reserved := q.reserve()
 		if !reserved {
 			return
 		}
@@ -176,22 +181,21 @@ func (q *Ring[T]) Add(item T) {
 		})
 		if inserted {
 			q.inserted()
-			q.enqueue(e, w)
+			q.enqueue(e)
 			return
 		}
 		q.unreserve() // someone else inserted it: look again
 	}
 }
 
-// reserve counts one more queued item and returns the new counts word, or
-// reports false (and takes the count back) if the queue is shut down.
-func (q *Ring[T]) reserve() (uint64, bool) {
-	w := q.counts.Add(queuedOne)
-	if w&shutBit != 0 {
+// reserve counts one more queued item, or reports false (and takes the
+// count back) if the queue is shut down.
+func (q *Ring[T]) reserve() bool {
+	if q.counts.Add(queuedOne)&shutBit != 0 {
 		q.unreserve()
-		return w, false
+		return false
 	}
-	return w, true
+	return true
 }
 
 // unreserve takes back a reservation that was not used.
@@ -201,42 +205,10 @@ func (q *Ring[T]) unreserve() {
 	}
 }
 
-// enqueue pushes e, which the caller reserved (counts word w) and moved to
-// queued.
-func (q *Ring[T]) enqueue(e *ringEntry[T], w uint64) {
-	q.push(e)
+// enqueue pushes e, which the caller reserved and moved to queued.
+func (q *Ring[T]) enqueue(e *ringEntry[T]) {
+	q.ready.Push(e)
 	q.gate.wake()
-	if live := liveOf(w); live > q.peak.Load() {
-		q.peak.Store(live) // racy maximum: an estimate is enough
-	}
-}
-
-func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
-
-func (q *Ring[T]) push(e *ringEntry[T]) {
-	if q.ovLen.Load() == 0 && q.ring.TryPush(e) {
-		return
-	}
-	q.ovMu.Lock()
-	q.overflow.PushBack(e)
-	q.ovLen.Add(1)
-	q.ovMu.Unlock()
-}
-
-func (q *Ring[T]) pop() (*ringEntry[T], bool) {
-	if e, ok := q.ring.TryPop(); ok {
-		return e, true
-	}
-	if q.ovLen.Load() == 0 {
-		return nil, false
-	}
-	q.ovMu.Lock()
-	e, ok := q.overflow.PopFront()
-	if ok {
-		q.ovLen.Add(-1)
-	}
-	q.ovMu.Unlock()
-	return e, ok
 }
 
 // Len returns the number of queued items.
@@ -246,7 +218,7 @@ func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 // reports shutdown once the queue is shut down and nothing accepted is left.
 func (q *Ring[T]) Get() (item T, shutdown bool) {
 	for {
-		if e, ok := q.pop(); ok {
+		if e, ok := q.ready.TryPop(); ok {
 			e.state.Store(uint32(processing)) // only Get moves an entry off queued
 			q.counts.Add(getDelta)
 			return e.item, false
@@ -254,9 +226,10 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 		w := q.counts.Load()
 		switch {
 		case queuedOf(w) > 0:
-			// Reserved but not yet in the ring, popped but not yet
-			// uncounted, or a reservation about to be taken back:
-			// another goroutine is a step or two from done.
+			// Reserved but not yet pushed (or pushed but not yet
+			// published), popped but not yet uncounted, or a reservation
+			// about to be taken back: another goroutine is a step or two
+			// from done.
 			runtime.Gosched()
 		case w&shutBit != 0:
 			return item, true
@@ -280,7 +253,7 @@ func (q *Ring[T]) Done(item T) {
 	for {
 		switch s := e.state.Load(); s {
 		case uint32(processing):
-			if e.state.CompareAndSwap(s, uint32(idle)) {
+			if e.state.CompareAndSwap(s, idleRecent) {
 				if q.counts.Add(doneDelta)&countMask == 0 {
 					q.gate.notifyIdle()
 				}
@@ -289,8 +262,7 @@ func (q *Ring[T]) Done(item T) {
 		case uint32(processingDirty):
 			if e.state.CompareAndSwap(s, uint32(queued)) {
 				q.counts.Add(requeueDelta)
-				q.push(e)
-				q.gate.wake()
+				q.enqueue(e)
 				return
 			}
 		default: // not being processed: ignore, as Mutex does
@@ -299,21 +271,31 @@ func (q *Ring[T]) Done(item T) {
 	}
 }
 
-// inserted accounts for a new map entry and sweeps idle entries once the map
-// outgrows twice the peak live items plus the retention budget. The sweep
-// marks an idle entry evicted and deletes it under the map's bucket lock, so
-// an Add holding that entry sees evicted and inserts a fresh one.
+// inserted accounts for a new map entry, samples the live items for the
+// peak, and sweeps the map when it has grown enough since the last sweep
+// (see Ring). The sweep marks an idle entry evicted and deletes it under the
+// map's bucket lock, so an Add holding that entry sees evicted and inserts a
+// fresh one; it moves idleRecent entries to idle, a CAS that fails
+// harmlessly when an Add takes the entry first.
 func (q *Ring[T]) inserted() {
 	n := q.entries.Add(1)
-	if n <= 2*q.peak.Load()+idleRetention || !q.sweepMu.TryLock() {
+	peak := q.peak.Load()
+	if live := liveOf(q.counts.Load()); live > peak {
+		peak = live
+		q.peak.Store(peak) // racy maximum: an estimate is enough
+	}
+	kept := q.kept.Load()
+	if n < kept+max(idleRetention, peak, kept) || !q.sweepMu.TryLock() {
 		return
 	}
 	defer q.sweepMu.Unlock()
 	swept := q.states.DeleteMatching(func(_ T, e *ringEntry[T]) (bool, bool) {
+		if e.state.CompareAndSwap(idleRecent, uint32(idle)) {
+			return false, false
+		}
 		return e.state.CompareAndSwap(uint32(idle), evicted), false
 	})
-	q.entries.Add(-int64(swept))
-	q.peak.Store(liveOf(q.counts.Load())) // start a new peak
+	q.kept.Store(q.entries.Add(-int64(swept)))
 }
 
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain

@@ -1,35 +1,37 @@
 package workq
 
-import "github.com/queuelab/queuelab/internal/deque"
-
 // state is where an item stands in a work queue.
 type state uint8
 
 const (
 	// idle: neither queued nor processing; the record is only a cache entry
-	// on the table's idle list and may be evicted at any time.
+	// and may be evicted by a sweep.
 	idle state = iota
-	// queued: waiting in the ready deque to be handed out by Get.
+	// queued: waiting in the ready list to be handed out by Get.
 	queued
 	// processing: handed out by Get, Done not yet called.
 	processing
 	// processingDirty: being processed and added again meanwhile; Done puts
-	// it back in the ready deque.
+	// it back in the ready list.
 	processingDirty
+	// vacant: a slab slot on the free list, holding no item.
+	vacant
 )
 
-// record is the per-item bookkeeping of a table, kept in a slab so that the
-// ready deque holds 4-byte indices instead of items and so that Get finds an
-// item's state without hashing it. prev and next link idle records, oldest
-// first; they hold slab index+1 so that 0 means none.
+// record is the per-item bookkeeping of a table, kept in a slab so that Get
+// finds an item's state without hashing it.
 type record[T comparable] struct {
-	item       T
-	state      state
-	prev, next int32
+	item  T
+	state state
+	// recent: the item finished processing since the last sweep (see
+	// table), so the sweep keeps its idle record.
+	recent bool
+	// next links queued records, oldest first, as slab index+1 (0: last).
+	next int32
 }
 
-// idleRetention is how many idle items a table keeps at least (see
-// table); Mutex uses it, each Sharded shard a share of it.
+// idleRetention is the fewest inserts between two sweeps of idle records
+// (see table); Mutex and Ring use it, each Sharded shard a share of it.
 const idleRetention = 1024
 
 // shrinkAbove is the slab size beyond which a table with nothing live
@@ -42,56 +44,63 @@ const shrinkAbove = 4096
 // replaces client-go's two sets (dirty, processing): Get pops an index and
 // needs no map access at all, and Add and Done each look the item up once.
 //
-// Items that finish processing keep their record, as idle, on an LRU list of
-// at most max(retain, peak) entries, where peak is the most items live at
-// once since the table was last empty; older idle records are evicted.
-// Controllers re-add the same keys again and again (updates, resyncs,
-// retries), and a retained record turns that Add and the next Done into a
-// single lookup each, instead of an insert and a delete — which, for a map
-// that becomes empty, also re-seeds its hash with fresh randomness. Memory
-// stays within twice the peak live items plus retain: the same order as
-// client-go's sets, whose Go maps keep their peak capacity forever. Unlike
-// those, a table with nothing live that grew beyond shrinkAbove drops its
-// storage (idle records are only a cache, so that loses nothing). Idle
-// records keep their items reachable; for string keys that is the key's
-// bytes, bounded as above.
+// The ready FIFO is a list threaded through the queued records themselves
+// (a record is queued at most once): pushing and popping write the record
+// the transition writes anyway, with no buffer to grow, wrap or shrink.
 //
-// The zero value is ready to use and retains nothing. A table is not safe
-// for concurrent use.
+// Items that finish processing keep their record, as idle. Controllers
+// re-add the same keys again and again (updates, resyncs, retries), and a
+// retained record turns that Add and the next Done into a single lookup
+// each, instead of an insert and a delete — which, for a map that becomes
+// empty, also re-seeds its hash with fresh randomness.
+//
+// Idle records are a cache with second-chance eviction. A sweep runs when
+// inserts have grown the records by max(retain, peak, kept) since the
+// previous sweep, where peak is the most items seen live at an insert and
+// kept what that sweep left: it evicts the idle records whose items were
+// not processed since the sweep before, and clears the mark of the rest.
+// So a sweep costs O(1) per insert amortised, and the records stay within
+// twice the larger of retain, the peak, and the items processed within one
+// sweep interval: for a stream of distinct items, twice retain. The peak,
+// like the capacity client-go's Go maps keep forever, is never forgotten
+// (until the table releases its storage): a controller whose initial list
+// queued every object keeps a record for each of them, instead of evicting
+// them while they wait idle for their next change and re-inserting them
+// then. The mark costs a transition nothing: it is a flag in the record
+// Done writes anyway, with no list of neighbouring records to relink.
+//
+// Memory: a table with nothing live whose slab grew beyond shrinkAbove
+// drops its storage (idle records are only a cache, so that loses
+// nothing). Idle records keep their items reachable; for string keys that
+// is the key's bytes, bounded as above.
+//
+// The zero value is ready to use. A table is not safe for concurrent use.
 type table[T comparable] struct {
 	index      map[T]int32
 	slab       []record[T]
 	free       []int32 // slab indices available for reuse
-	ready      deque.Deque[int32]
-	idleHead   int32 // oldest idle record (index+1), 0 if none
-	idleTail   int32 // newest idle record (index+1), 0 if none
-	idle       int   // records on the idle list
-	retain     int   // idle records always allowed
-	peak       int   // most live records since the table was last empty
-	processing int   // records in processing or processingDirty
+	head, tail int32   // ready list ends, as slab index+1 (0: empty)
+	nQueued    int     // records on the ready list
+	processing int     // records in processing or processingDirty
+	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
+	retain     int     // fewest inserts between two sweeps
+	peak       int     // most records live at an insert
+	kept       int     // records the last sweep left
 }
 
 // add marks item as needing processing. enqueued reports whether it was put
-// in the ready deque; marked whether it was newly marked dirty (enqueued, or
+// on the ready list; marked whether it was newly marked dirty (enqueued, or
 // being processed and now to be re-queued by done) rather than already so.
 func (t *table[T]) add(item T) (enqueued, marked bool) {
 	i, ok := t.index[item]
 	if !ok {
-		if t.index == nil {
-			t.index = make(map[T]int32)
-		}
-		i = t.alloc(item)
-		t.index[item] = i
-		t.ready.PushBack(i)
-		t.peak = max(t.peak, t.live())
+		t.insert(item)
 		return true, true
 	}
 	switch r := &t.slab[i]; r.state {
 	case idle:
-		t.unlinkIdle(i)
 		r.state = queued
-		t.ready.PushBack(i)
-		t.peak = max(t.peak, t.live())
+		t.push(i)
 		return true, true
 	case processing:
 		r.state = processingDirty
@@ -100,56 +109,19 @@ func (t *table[T]) add(item T) (enqueued, marked bool) {
 	return false, false
 }
 
-// pop hands out the oldest queued item and marks it processing.
-func (t *table[T]) pop() (item T, ok bool) {
-	i, ok := t.ready.PopFront()
-	if !ok {
-		return item, false
+// insert gives item a new record, queued.
+func (t *table[T]) insert(item T) {
+	t.peak = max(t.peak, t.live())
+	if len(t.index) >= t.kept+max(t.retain, t.peak, t.kept) {
+		t.sweep()
 	}
-	r := &t.slab[i]
-	r.state = processing
-	t.processing++
-	return r.item, true
+	if t.index == nil {
+		t.index = make(map[T]int32)
+	}
+	i := t.alloc(item)
+	t.index[item] = i
+	t.push(i)
 }
-
-// done ends the processing of item and reports whether it went back to the
-// ready deque because it was added while being processed. Done of an item
-// that is not being processed is ignored: client-go would push a dirty item
-// twice in that case (kubernetes/kubernetes#141079), breaking dedup.
-func (t *table[T]) done(item T) (requeued bool) {
-	i, ok := t.index[item]
-	if !ok {
-		return false
-	}
-	switch r := &t.slab[i]; r.state {
-	case processing:
-		r.state = idle
-		t.processing--
-		t.linkIdle(i)
-		if t.live() == 0 {
-			if len(t.slab) > shrinkAbove {
-				*t = table[T]{retain: t.retain}
-				return false
-			}
-			t.peak = 0
-		}
-		for t.idle > max(t.retain, t.peak) {
-			t.evictOldestIdle()
-		}
-	case processingDirty:
-		r.state = queued
-		t.processing--
-		t.ready.PushBack(i)
-		return true
-	}
-	return false
-}
-
-// queued returns the number of items waiting to be handed out.
-func (t *table[T]) queued() int { return t.ready.Len() }
-
-// live returns the number of items queued or being processed.
-func (t *table[T]) live() int { return t.ready.Len() + t.processing }
 
 func (t *table[T]) alloc(item T) int32 {
 	r := record[T]{item: item, state: queued}
@@ -163,40 +135,86 @@ func (t *table[T]) alloc(item T) int32 {
 	return int32(len(t.slab) - 1)
 }
 
-func (t *table[T]) evictOldestIdle() {
-	i := t.idleHead - 1
-	t.unlinkIdle(i)
-	delete(t.index, t.slab[i].item)
-	t.slab[i] = record[T]{} // drop the item for the GC
-	t.free = append(t.free, i)
+// push appends queued record i to the ready list.
+func (t *table[T]) push(i int32) {
+	if t.tail != 0 {
+		t.slab[t.tail-1].next = i + 1
+	} else {
+		t.head = i + 1
+	}
+	t.tail = i + 1
+	t.nQueued++
 }
 
-// linkIdle appends record i to the idle list (newest end).
-func (t *table[T]) linkIdle(i int32) {
-	r := &t.slab[i]
-	r.prev, r.next = t.idleTail, 0
-	if t.idleTail != 0 {
-		t.slab[t.idleTail-1].next = i + 1
-	} else {
-		t.idleHead = i + 1
+// pop hands out the oldest queued item and marks it processing.
+func (t *table[T]) pop() (item T, ok bool) {
+	if t.head == 0 {
+		return item, false
 	}
-	t.idleTail = i + 1
-	t.idle++
+	i := t.head - 1
+	r := &t.slab[i]
+	t.head, r.next = r.next, 0
+	if t.head == 0 {
+		t.tail = 0
+	}
+	t.nQueued--
+	r.state = processing
+	t.processing++
+	t.lastOut = i + 1
+	return r.item, true
 }
 
-// unlinkIdle removes record i from the idle list.
-func (t *table[T]) unlinkIdle(i int32) {
-	r := &t.slab[i]
-	if r.prev != 0 {
-		t.slab[r.prev-1].next = r.next
-	} else {
-		t.idleHead = r.next
+// done ends the processing of item and reports whether it went back to the
+// ready list because it was added while being processed. Done of an item
+// that is not being processed is ignored: client-go would push a dirty item
+// twice in that case (kubernetes/kubernetes#141079), breaking dedup.
+func (t *table[T]) done(item T) (requeued bool) {
+	// A worker calls Done with the item its Get returned, so with one worker
+	// (controller-runtime's default) the record is the one pop handed out
+	// last: comparing its item is cheaper than hashing. A vacant slot holds
+	// the zero item, which may be a real item elsewhere.
+	i := t.lastOut - 1
+	if i < 0 || t.slab[i].item != item || t.slab[i].state == vacant {
+		var ok bool
+		if i, ok = t.index[item]; !ok {
+			return false
+		}
 	}
-	if r.next != 0 {
-		t.slab[r.next-1].prev = r.prev
-	} else {
-		t.idleTail = r.prev
+	switch r := &t.slab[i]; r.state {
+	case processing:
+		r.state, r.recent = idle, true
+		t.processing--
+		if t.processing == 0 && t.nQueued == 0 && len(t.slab) > shrinkAbove {
+			*t = table[T]{retain: t.retain}
+		}
+	case processingDirty:
+		r.state = queued
+		t.processing--
+		t.push(i)
+		return true
 	}
-	r.prev, r.next = 0, 0
-	t.idle--
+	return false
+}
+
+// queued returns the number of items waiting to be handed out.
+func (t *table[T]) queued() int { return t.nQueued }
+
+// live returns the number of items queued or being processed.
+func (t *table[T]) live() int { return t.nQueued + t.processing }
+
+// sweep evicts the idle records not processed since the previous sweep and
+// clears the mark of the others.
+func (t *table[T]) sweep() {
+	for i := range t.slab {
+		switch r := &t.slab[i]; {
+		case r.state != idle:
+		case r.recent:
+			r.recent = false
+		default:
+			delete(t.index, r.item)
+			*r = record[T]{state: vacant} // drop the item for the GC
+			t.free = append(t.free, int32(i))
+		}
+	}
+	t.kept = len(t.index)
 }

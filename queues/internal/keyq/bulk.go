@@ -125,7 +125,7 @@ func (b *Bulk[A]) ResetQueue() {
 	for sh := range s.shards {
 		x := &s.shards[sh]
 		x.t.queue.Reset()
-		x.ready.Store(0)
+		x.ready.Store(false)
 		for i := range x.t.slots {
 			sl := &x.t.slots[i]
 			dropped += int(sl.initial)

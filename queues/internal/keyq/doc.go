@@ -10,7 +10,8 @@
 //   - one shard, per-shard order: a single mutex, global FIFO order — the
 //     shape of client-go's queues, without their per-operation allocations;
 //   - N shards, per-shard order: writers of different shards never meet on a
-//     lock; Pop serves the shards round-robin, so order holds per shard only;
+//     lock; Pop serves the shards from a random start, so order holds per
+//     shard only;
 //   - N shards, ring order: the slots stay sharded, but queued keys are
 //     handed from writers to Pop through one lock-free MPMC ring, so order
 //     is global FIFO again and Pop never scans.

@@ -1,17 +1,11 @@
 package keyq
 
-import (
-	"sync"
-	"sync/atomic"
+import "github.com/queuelab/queuelab/internal/mpmc"
 
-	"github.com/queuelab/queuelab/internal/deque"
-	"github.com/queuelab/queuelab/internal/mpmc"
-)
-
-// DefaultRingSize is the lock-free ring's capacity when the caller does not
-// choose one. Steady-state traffic (a Reflector's watch events) fits easily;
-// a relist burst spills into the overflow deque, which Replace fills under
-// every shard lock anyway.
+// DefaultRingSize is the capacity of one ring of the lock-free queue when the
+// caller does not choose one. Steady-state traffic (a Reflector's watch
+// events) fits easily; a relist burst goes into further rings, dropped once
+// drained.
 const DefaultRingSize = 1024
 
 // entry is one queued key: the slot's address and, in ring mode, the queue
@@ -23,53 +17,24 @@ type entry struct {
 	epoch uint32
 }
 
-// ringOrder keeps queued entries in one global FIFO: a bounded lock-free
-// ring, and behind it an unbounded mutex-guarded overflow deque.
-//
-// Order across both is kept by one rule: while the overflow holds anything,
-// every push goes to the overflow, and pops drain the ring before the
-// overflow. So an entry never overtakes one pushed before it (pushes that
-// overlap in time may land either way, which is still a valid order).
+// ringOrder keeps queued entries in one global lock-free FIFO: an
+// mpmc.Queue, whose first ring is reused lap after lap and whose further
+// rings take a relist's burst without a lock.
 type ringOrder struct {
-	ring  *mpmc.Ring[entry]
-	ovN   atomic.Int64
-	ovMu  sync.Mutex
-	ovflw deque.Deque[entry]
+	q *mpmc.Queue[entry]
 }
 
 func newRingOrder(size int) (*ringOrder, error) {
-	r, err := mpmc.New[entry](size)
+	q, err := mpmc.NewQueue[entry](size)
 	if err != nil {
 		return nil, err
 	}
-	return &ringOrder{ring: r}, nil
+	return &ringOrder{q: q}, nil
 }
 
-func (o *ringOrder) push(e entry) {
-	if o.ovN.Load() == 0 && o.ring.TryPush(e) {
-		return
-	}
-	o.ovMu.Lock()
-	o.ovflw.PushBack(e)
-	o.ovN.Add(1)
-	o.ovMu.Unlock()
-}
+func (o *ringOrder) push(e entry) { o.q.Push(e) }
 
-func (o *ringOrder) pop() (entry, bool) {
-	if e, ok := o.ring.TryPop(); ok {
-		return e, true
-	}
-	if o.ovN.Load() == 0 {
-		return entry{}, false
-	}
-	o.ovMu.Lock()
-	defer o.ovMu.Unlock()
-	e, ok := o.ovflw.PopFront()
-	if ok {
-		o.ovN.Add(-1)
-	}
-	return e, ok
-}
+func (o *ringOrder) pop() (entry, bool) { return o.q.TryPop() }
 
 // drain removes every entry.
 func (o *ringOrder) drain() {
@@ -80,4 +45,4 @@ func (o *ringOrder) drain() {
 	}
 }
 
-func (o *ringOrder) available() bool { return o.ring.Len() > 0 || o.ovN.Load() > 0 }
+func (o *ringOrder) available() bool { return !o.q.Empty() }

@@ -3,6 +3,7 @@ package keyq
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 
@@ -36,9 +37,8 @@ type Set[A any] struct {
 	shards    []shardOf[A]
 	pick      shard.Strings
 	ring      *ringOrder // nil: per-shard deques
-	cursor    atomic.Uint32
-	epoch     uint32 // bumped by Bulk.ResetQueue; written under every shard lock
-	stamp     uint32 // last Bulk.NewStamp; written under every shard lock
+	epoch     uint32     // bumped by Bulk.ResetQueue; written under every shard lock
+	stamp     uint32     // last Bulk.NewStamp; written under every shard lock
 	syncAfter bool
 	sync      synced
 	wait      waiter
@@ -46,10 +46,11 @@ type Set[A any] struct {
 
 type shardOf[A any] struct {
 	mu sync.Mutex
-	// ready is len(t.queue), readable without mu, so Pop can skip empty
-	// shards without locking them. A single shard needs no such shortcut,
-	// and skips the two atomic updates per Add+Pop (see counted).
-	ready atomic.Int32
+	// ready is len(t.queue) > 0, readable without mu, so Pop can skip empty
+	// shards without locking them. It is written (under mu) only when that
+	// changes, so a busy shard pays no atomic write per entry. A single
+	// shard needs no such shortcut and keeps no flag (see counted).
+	ready atomic.Bool
 	t     table[A]
 	// guess is the slot Bulk.LookupNext found last in this shard.
 	guess int32
@@ -91,6 +92,12 @@ func (s *Set[A]) shardIndex(ks string, kb []byte) int {
 	if len(s.shards) == 1 {
 		return 0
 	}
+	return s.pickShard(ks, kb)
+}
+
+// pickShard is shardIndex for more than one shard, out of line so that a
+// single-shard Set's shardIndex inlines.
+func (s *Set[A]) pickShard(ks string, kb []byte) int {
 	if kb != nil {
 		return s.pick.OfBytes(kb)
 	}
@@ -107,12 +114,22 @@ func (s *Set[A]) push(sh int, i int32) {
 		return
 	}
 	x.t.queue.PushBack(i)
-	if s.counted() {
-		x.ready.Add(1)
+	if s.counted() && x.t.queue.Len() == 1 {
+		x.ready.Store(true)
 	}
 }
 
-// counted reports whether shards keep their ready count: in per-shard mode
+// popFront takes the oldest entry of x's queue (per-shard mode, x locked,
+// its queue not empty).
+func (s *Set[A]) popFront(x *shardOf[A]) int32 {
+	i, _ := x.t.queue.PopFront()
+	if s.counted() && x.t.queue.Len() == 0 {
+		x.ready.Store(false)
+	}
+	return i
+}
+
+// counted reports whether shards keep their ready flag: in per-shard mode
 // with more than one shard.
 func (s *Set[A]) counted() bool { return len(s.shards) > 1 }
 
@@ -185,35 +202,38 @@ type PopFunc[A any] func(sl *Slot[A], initial bool) (done bool, eff Effect)
 func (s *Set[A]) Pop(fn PopFunc[A]) error {
 	syncDue := false // a FIFO's HasSynced check waits until process returned
 	for {
-		done, err := s.popOne(fn, &syncDue)
-		if done || err != nil {
-			return err
+		sh, e, ok := s.take()
+		if !ok {
+			if err := s.awaitEntry(&syncDue); err != nil {
+				return err
+			}
+			continue
+		}
+		done, requeued := s.handle(sh, e, fn, &syncDue)
+		if requeued || s.moreForWaiters() {
+			s.wait.notify() // a requeue, or work for another waiting consumer
+		}
+		if done {
+			return nil
 		}
 	}
 }
 
-// popOne handles at most one entry; done reports that fn consumed it.
-func (s *Set[A]) popOne(fn PopFunc[A], syncDue *bool) (done bool, err error) {
-	sh, e, ok := s.take()
-	if !ok {
-		if *syncDue {
-			// client-go defers this check to Pop's return; do it before
-			// waiting, so a queue whose remaining initial entries were all
-			// deleted reports synced without needing another item.
-			s.sync.check()
-			*syncDue = false
-		}
-		if s.wait.closed.Load() && !s.available() {
-			return false, cache.ErrFIFOClosed
-		}
-		s.wait.park(s.available)
-		return false, nil
+// awaitEntry is Pop finding nothing queued: it parks until something may
+// be, or returns cache.ErrFIFOClosed once the Set is closed and empty.
+func (s *Set[A]) awaitEntry(syncDue *bool) error {
+	if *syncDue {
+		// client-go defers this check to Pop's return; do it before
+		// waiting, so a queue whose remaining initial entries were all
+		// deleted reports synced without needing another item.
+		s.sync.check()
+		*syncDue = false
 	}
-	done, requeued := s.handle(sh, e, fn, syncDue)
-	if requeued || s.moreForWaiters() {
-		s.wait.notify() // a requeue, or work for another waiting consumer
+	if s.wait.closed.Load() && !s.available() {
+		return cache.ErrFIFOClosed
 	}
-	return done, nil
+	s.wait.park(s.available)
+	return nil
 }
 
 // handle runs fn on the entry take returned, with its shard lock held, and
@@ -265,11 +285,7 @@ func (s *Set[A]) take() (sh int, e entry, ok bool) {
 	if !ok {
 		return 0, entry{}, false
 	}
-	x := &s.shards[sh]
-	i, _ := x.t.queue.PopFront()
-	if s.counted() {
-		x.ready.Add(-1)
-	}
+	i := s.popFront(&s.shards[sh])
 	return sh, entry{slot: i, shard: int32(sh)}, true
 }
 
@@ -287,18 +303,19 @@ func (s *Set[A]) dequeued(sl *Slot[A]) (initial bool) {
 }
 
 // lockReady finds a shard with queued entries (per-shard mode), starting
-// one further each call so shards are served round-robin, and returns it
-// locked.
+// at a random shard (no shared cursor to write on every Pop; every shard
+// with entries has at least a 1/n chance each time, so none starves), and
+// returns it locked.
 func (s *Set[A]) lockReady() (sh int, ok bool) {
 	n := len(s.shards)
 	start := 0
 	if n > 1 {
-		start = int(s.cursor.Add(1))
+		start = int(rand.Uint32())
 	}
 	for j := range n {
 		sh := (start + j) & (n - 1)
 		x := &s.shards[sh]
-		if s.counted() && x.ready.Load() == 0 {
+		if s.counted() && !x.ready.Load() {
 			continue
 		}
 		x.mu.Lock()
@@ -325,7 +342,7 @@ func (s *Set[A]) available() bool {
 		return x.t.queue.Len() > 0
 	}
 	for i := range s.shards {
-		if s.shards[i].ready.Load() > 0 {
+		if s.shards[i].ready.Load() {
 			return true
 		}
 	}
@@ -402,10 +419,7 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 		if (sl.initial > 0) != initial || (n > 0 && !fits) {
 			break
 		}
-		x.t.queue.PopFront()
-		if s.counted() {
-			x.ready.Add(-1)
-		}
+		s.popFront(x)
 		s.dequeued(sl)
 		x.t.settle(i, b.Take(sl))
 		n++

@@ -55,7 +55,7 @@ func popAll(t *testing.T, s *Set[int]) []string {
 var layouts = map[string]Config{
 	"mutex":   {Shards: 1},
 	"sharded": {Shards: 8},
-	"ring":    {Shards: 8, Ring: true, RingSize: 4}, // tiny: exercise the overflow
+	"ring":    {Shards: 8, Ring: true, RingSize: 4}, // tiny: exercise linked rings
 }
 
 func TestNewRejectsBadShardCounts(t *testing.T) {
@@ -72,8 +72,8 @@ func TestNewRejectsBadShardCounts(t *testing.T) {
 	}
 }
 
-// TestOrder: one shard and the ring keep global FIFO order (across the
-// ring's overflow too); shards keep it per shard.
+// TestOrder: one shard and the ring keep global FIFO order (across linked
+// rings too); shards keep it per shard.
 func TestOrder(t *testing.T) {
 	for name, c := range layouts {
 		t.Run(name, func(t *testing.T) {
@@ -110,8 +110,8 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestRingOverflowKeepsOrderUnderInterleaving: pushes while the overflow
-// is in use go behind it, even when the ring has room again.
+// TestRingOverflowKeepsOrderUnderInterleaving: pushes while later rings are
+// in use go behind them, even when the first ring has room again.
 func TestRingOverflowKeepsOrderUnderInterleaving(t *testing.T) {
 	o, err := newRingOrder(4)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // client-go counts pops after the first Replace; with FIFO order the first
 // that-many pops are exactly the initial entries. The Set counts the initial
 // entries per slot instead (Slot.initial), which is the same under FIFO
-// order and stays right when shards are served round-robin (a later key of
+// order and stays right when shards are served out of order (a later key of
 // one shard may be popped before an initial key of another).
 //
 // The hot paths only read atomics: populated flips once, count is zero in

@@ -14,7 +14,8 @@
 // Deliberate differences from client-go: HasSynced waits for the entries
 // the first Replace queued (client-go counts that many pops, which is the
 // same under FIFO order); a later Replace that discards some of them
-// releases them instead of counting on through the new list; and a Pop
+// before they were popped makes its own entries the ones HasSynced waits
+// for instead of counting on through the new list; and a Pop
 // that passes the last initial entries (deleted ones) and then waits
 // reports synced at once instead of when it next returns.
 //

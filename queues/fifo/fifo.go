@@ -118,8 +118,10 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 // key-function error leaves the FIFO unchanged.
 //
 // The first Replace's entries are what HasSynced waits for. A later Replace
-// that discards some of them before they were popped releases them (client-
-// go instead goes on counting that many pops of whatever comes next).
+// that discards some of them before they were popped (a relist right after
+// the first list) makes its own entries the ones HasSynced waits for
+// (client-go instead goes on counting that many pops of whatever comes
+// next).
 func (f *core) Replace(list []any, _ string) error {
 	return f.set.Bulk(func(b *keyq.Bulk[item]) error {
 		stamp := b.NewStamp()

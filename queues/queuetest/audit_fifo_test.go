@@ -18,7 +18,7 @@ import (
 // first list's size in pops of whatever is queued next: here both
 // objects.)
 func TestAuditFIFORelistBeforeSync(t *testing.T) {
-	auditImpls(t, fifo.Impls, "fifo-relist-before-sync-still-waits", func(t *testing.T, e fifoEntry) {
+	auditImpls(t, fifo.Impls, func(t *testing.T, e fifoEntry) {
 		q := e.New(cache.MetaNamespaceKeyFunc)
 		defer q.Close()
 		list := []any{testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "b", "1")}

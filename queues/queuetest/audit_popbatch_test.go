@@ -23,7 +23,7 @@ import (
 // deterministic; reading HasSynced there would deadlock client-go's queue,
 // whose HasSynced takes the lock PopBatch holds.
 func TestAuditPopBatchSyncedAfterProcess(t *testing.T) {
-	auditImpls(t, deltafifo.Impls, "popbatch-synced-only-after-last-initial-batch", func(t *testing.T, e deltaFIFOEntry) {
+	auditImpls(t, deltafifo.Impls, func(t *testing.T, e deltaFIFOEntry) {
 		for _, n := range []int{1, 3} { // 1: PopBatch hands it to processSingle
 			q := e.New(cache.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
 			bq, ok := q.(cache.QueueWithBatch)

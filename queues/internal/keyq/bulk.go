@@ -13,6 +13,9 @@ type Ref struct {
 type Bulk[A any] struct {
 	s      *Set[A]
 	queued bool
+	// relist: ResetQueue dropped initial entries before HasSynced turned
+	// true, so MarkInitial must count the new queue as the initial one.
+	relist bool
 }
 
 // Bulk runs fn with every shard lock held (taken in index order, the only
@@ -27,6 +30,9 @@ func (s *Set[A]) Bulk(fn func(b *Bulk[A]) error) error {
 		}
 		return fn(&b)
 	}()
+	if b.relist {
+		s.sync.check() // ResetQueue without MarkInitial may have released the last initial entries
+	}
 	if b.queued {
 		s.wait.notify()
 	}
@@ -112,7 +118,10 @@ func (b *Bulk[A]) Range(fn func(r Ref, sl *Slot[A]) bool) {
 }
 
 // ResetQueue drops every queue entry (a FIFO's Replace rebuilds its queue
-// from scratch). Dropped initial entries no longer hold HasSynced back. In
+// from scratch). If initial entries are dropped before HasSynced turned
+// true, a following MarkInitial makes the rebuilt queue the initial
+// population instead: a relist right after the first list must not let
+// WaitForCacheSync return with nothing processed. In
 // ring mode, entries already taken by a Pop that waits for a shard lock are
 // cancelled by the epoch they carry (their slots' counts are reset here).
 func (b *Bulk[A]) ResetQueue() {
@@ -133,15 +142,16 @@ func (b *Bulk[A]) ResetQueue() {
 		}
 	}
 	s.sync.popped(dropped)
-	s.sync.check()
+	b.relist = dropped > 0
 }
 
 // MarkInitial makes every queued entry part of the initial population that
 // HasSynced waits for, if this is the first Replace (no single-key write and
-// no Replace came before); otherwise it does nothing.
+// no Replace came before) or ResetQueue dropped unpopped initial entries;
+// otherwise it does nothing.
 func (b *Bulk[A]) MarkInitial() {
 	s := b.s
-	if s.sync.populated.Load() {
+	if s.sync.populated.Load() && !b.relist {
 		return
 	}
 	n := 0
@@ -150,7 +160,7 @@ func (b *Bulk[A]) MarkInitial() {
 		n += int(sl.entries)
 		return true
 	})
-	s.sync.initial(n)
+	s.sync.initial(n, b.relist)
 }
 
 // NewStamp returns a value no slot's Stamp holds yet, for marking the slots

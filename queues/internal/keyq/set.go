@@ -428,8 +428,11 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 		}
 	}
 	x.t.popped(n)
+	// Like Pop's syncAfter: the last initial batch counts as synced only
+	// once it has been written to the store.
+	err := b.Process(n, initial)
 	s.sync.check()
-	return b.Process(n, initial)
+	return err
 }
 
 func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
@@ -444,10 +447,10 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 		if n == 0 {
 			return
 		}
-		s.sync.check()
 		if err := b.Process(n, initial); err != nil {
 			errs = append(errs, err)
 		}
+		s.sync.check() // after Process, as in popBatchShard
 		n = 0
 	}
 	popped := 0

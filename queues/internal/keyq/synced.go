@@ -40,10 +40,12 @@ func (s *synced) markPopulated() {
 	s.mu.Unlock()
 }
 
-// initial records the size of the first Replace; later calls do nothing.
-func (s *synced) initial(n int) {
+// initial records the size of the first Replace; later calls do nothing
+// unless relist says the first one's entries were dropped unpopped, in
+// which case n replaces the count.
+func (s *synced) initial(n int, relist bool) {
 	s.mu.Lock()
-	if !s.populated.Load() {
+	if !s.populated.Load() || relist {
 		s.populated.Store(true)
 		s.count.Store(int64(n))
 		s.checkLocked()

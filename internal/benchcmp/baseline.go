@@ -21,3 +21,14 @@ func BaselineOf(cols []string, baseline string) string {
 	}
 	return ""
 }
+
+// PeerOf returns the baseline's counterpart of test: the baseline itself for
+// a plain implementation, and for a composed one the combination of as many
+// parts made only of the baseline ("mutex+ring" → "clientgo+clientgo"), so
+// that a row measuring several kinds of pipelines compares each against
+// its own all-baseline run. baseline may itself be such a combination.
+func PeerOf(test, baseline string) string {
+	atom, _, _ := strings.Cut(baseline, "+")
+	n := strings.Count(test, "+") + 1
+	return strings.Repeat(atom+"+", n-1) + atom
+}

@@ -278,4 +278,8 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 
 	assert.Equal(t, "", benchcmp.BaselineOf([]string{"a+b", "clientgo+b"}, "clientgo"))
 	assert.Equal(t, "clientgo", benchcmp.BaselineOf([]string{"a", "clientgo"}, "clientgo"))
+
+	assert.Equal(t, "clientgo", benchcmp.PeerOf("ring", "clientgo"))
+	assert.Equal(t, "clientgo+clientgo", benchcmp.PeerOf("lockfree+ring", "clientgo"))
+	assert.Equal(t, "clientgo+clientgo+clientgo", benchcmp.PeerOf("a+b+c", "clientgo+clientgo"))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -11,9 +12,9 @@ import (
 // benchmark and one column per implementation: the baseline's median and
 // confidence interval, and every other implementation's ratio to it with
 // its p-value, or "~" where the difference is not significant. Composed
-// implementations are compared to the all-baseline combination (see
-// BaselineOf). A family without the baseline shows every implementation's
-// median instead.
+// implementations are compared to the all-baseline combination of as many
+// parts (see PeerOf), whose own column shows medians. A family without the
+// baseline shows every implementation's median instead.
 func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 	return g.writeTables(w, func(rows []*Row, unit string) ([]string, func(*Row, int) string, string) {
 		cols := g.ColumnsOf(rows, unit)
@@ -23,14 +24,15 @@ func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 			return cols, func(r *Row, i int) string { return abs(r, cols[i]) }, "medians, no " + baseline + " rows"
 		}
 		cols = append([]string{base}, slices.DeleteFunc(cols, func(c string) bool { return c == base })...)
+		atom, _, _ := strings.Cut(base, "+")
 		return cols, func(r *Row, i int) string {
-			if i > 0 {
-				if c := g.Compare(r, unit, base, cols[i]); c != nil {
+			if peer := PeerOf(cols[i], base); i > 0 && peer != cols[i] {
+				if c := g.Compare(r, unit, peer, cols[i]); c != nil {
 					return c.RatioString()
 				}
 			}
 			return abs(r, cols[i])
-		}, "ratio to " + base + ", " + g.insignificant()
+		}, "ratio to " + base + " (a combination: to the all-" + atom + " one of its size), " + g.insignificant()
 	})
 }
 

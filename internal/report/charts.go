@@ -174,7 +174,7 @@ func (m *Model) timeChart(f *Family) ([]*chartSpec, error) {
 		p := newPlot(f.Name+": time per op relative to "+f.Baseline, "benchmark", "sec/op ÷ "+f.Baseline+" (lower is better)")
 		series := f.Impls[1:]
 		err := groupedBars(p, cats, series, func(ci, si int) float64 {
-			if c := g.Compare(f.Rows[ci], "sec/op", f.Baseline, series[si]); c != nil {
+			if c := g.Compare(f.Rows[ci], "sec/op", benchcmp.PeerOf(series[si], f.Baseline), series[si]); c != nil {
 				return c.Ratio
 			}
 			return math.NaN()

@@ -37,7 +37,7 @@ func headline(m *Model) []headlineLine {
 		}
 		l := headlineLine{family: f.Name, rec: recs[0], dir: m.Grid.Better(recs[0].Unit)}
 		l.allocsBest, _ = meanMedian(m.Grid, f.Rows, recs[0].Choice, "allocs/op")
-		l.allocsBL, _ = meanMedian(m.Grid, f.Rows, f.Baseline, "allocs/op")
+		l.allocsBL, _ = meanMedian(m.Grid, f.Rows, benchcmp.PeerOf(recs[0].Choice, f.Baseline), "allocs/op")
 		out = append(out, l)
 	}
 	return out

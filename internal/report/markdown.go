@@ -178,18 +178,20 @@ func (p *page) writeTables(pr printer) {
 	}
 }
 
-// cell renders one table cell: the baseline's median ± CI, everything
-// else as a ratio to it, or a median where there is nothing to compare to.
+// cell renders one table cell: the baseline's median ± CI (or an
+// all-baseline combination's), everything else as a ratio to its peer (see
+// benchcmp.PeerOf), or a median where there is nothing to compare to.
 func (p *page) cell(f *Family, r *benchcmp.Row, unit, impl string) string {
 	g := p.m.Grid
 	c := g.Cell(r, impl, unit)
 	if c == nil {
 		return "—"
 	}
-	if impl == f.Baseline || f.Baseline == "" {
+	peer := benchcmp.PeerOf(impl, f.Baseline)
+	if impl == peer || f.Baseline == "" {
 		return benchcmp.FormatSummary(c, unit)
 	}
-	cmp := g.Compare(r, unit, f.Baseline, impl)
+	cmp := g.Compare(r, unit, peer, impl)
 	if cmp == nil {
 		return benchcmp.FormatSummary(c, unit) + " (no baseline)"
 	}

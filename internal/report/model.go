@@ -35,8 +35,9 @@ type Family struct {
 	// Units are the metrics in presentation order: time first, then rates,
 	// then the rest, then allocation.
 	Units []string
-	// Primary is the unit that ranks implementations: sec/op if measured,
-	// else the first rate, else the first unit with a known direction.
+	// Primary is the unit that ranks implementations: the family's entry in
+	// primaryUnits, else sec/op if measured, else the first rate, else the
+	// first unit with a known direction.
 	Primary string
 }
 
@@ -64,7 +65,7 @@ func newModel(g *benchcmp.Grid, baseline string) *Model {
 			impls = append([]string{f.Baseline}, slices.DeleteFunc(impls, func(s string) bool { return s == f.Baseline })...)
 		}
 		f.Impls = impls
-		f.Primary = primaryUnit(g, f.Units)
+		f.Primary = primaryUnit(g, f.Name, f.Units)
 		m.Families = append(m.Families, f)
 	}
 	return m
@@ -112,7 +113,10 @@ func percentileOrder(name string) float64 {
 	return v / math.Pow(10, float64(len(digits)))
 }
 
-func primaryUnit(g *benchcmp.Grid, units []string) string {
+func primaryUnit(g *benchcmp.Grid, family string, units []string) string {
+	if u, ok := primaryUnits[family]; ok && slices.Contains(units, u) {
+		return u
+	}
 	for _, u := range units {
 		if u == "sec/op" {
 			return u

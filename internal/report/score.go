@@ -46,10 +46,14 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 	}
 	var out []Score
 	for _, impl := range f.Impls[1:] {
+		base := benchcmp.PeerOf(impl, f.Baseline)
+		if base == impl {
+			continue // a baseline of another arity (clientgo+clientgo+clientgo)
+		}
 		s := Score{Impl: impl}
 		logSum := 0.0
 		for _, r := range rows {
-			c := m.Grid.Compare(r, unit, f.Baseline, impl)
+			c := m.Grid.Compare(r, unit, base, impl)
 			if c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 {
 				continue
 			}
@@ -79,7 +83,15 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 		slices.SortStableFunc(s.Losses, func(a, b *benchcmp.Comparison) int { return byCost(b, a) })
 		out = append(out, s)
 	}
-	slices.SortStableFunc(out, func(a, b Score) int { return cmp.Compare(a.Cost, b.Cost) })
+	// Broadest coverage first: a geometric mean over one benchmark is no
+	// match for one over six (load runs and contention cells measure only
+	// some implementations in some rows).
+	slices.SortStableFunc(out, func(a, b Score) int {
+		if c := cmp.Compare(b.Rows, a.Rows); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Cost, b.Cost)
+	})
 	return out
 }
 

@@ -17,12 +17,12 @@ import (
 
 // orderRig runs a writer over keys 0..n-1 in order, round after round, and
 // readers that probe the key the writer is at. The writer publishes the
-// key it is at and a phase counter; a probe counts only if the phase did
-// not change while it ran, so a probe straddling two phases is not mistaken
-// for a violation.
+// phase and the key it is at in one word, so a reader never pairs a new
+// phase with the last key of the previous one; a probe counts only if the
+// phase did not change while it ran, so a probe straddling two phases is
+// not mistaken for a violation.
 type orderRig struct {
-	at    atomic.Int64 // the key the writer is writing (or just wrote)
-	phase atomic.Int64 // bumped at every phase boundary
+	state atomic.Int64 // phase<<32 | the key the writer is writing (or just wrote)
 }
 
 func (r *orderRig) run(readers int, probe func(i int, phase int64) bool, write func()) {
@@ -36,8 +36,8 @@ func (r *orderRig) run(readers int, probe func(i int, phase int64) bool, write f
 					return
 				default:
 				}
-				phase := r.phase.Load()
-				if !probe(int(r.at.Load()), phase) {
+				s := r.state.Load()
+				if !probe(int(uint32(s)), s>>32) {
 					return
 				}
 			}
@@ -48,8 +48,14 @@ func (r *orderRig) run(readers int, probe func(i int, phase int64) bool, write f
 	wg.Wait()
 }
 
+// at publishes that the writer is at key i (only the writer calls it).
+func (r *orderRig) at(i int) { r.state.Store(r.state.Load()&^(1<<32-1) | int64(i)) }
+
+// nextPhase starts the next phase, at key 0 (only the writer calls it).
+func (r *orderRig) nextPhase() { r.state.Store((r.state.Load()>>32 + 1) << 32) }
+
 // unchanged reports whether the phase is still the one a probe started in.
-func (r *orderRig) unchanged(phase int64) bool { return r.phase.Load() == phase }
+func (r *orderRig) unchanged(phase int64) bool { return r.state.Load()>>32 == phase }
 
 // insertsAndDeletesAreAtomic: the writer inserts a round's keys in order,
 // then deletes them in order; no key is ever re-added. While keys are
@@ -107,16 +113,16 @@ func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 	}, func() {
 		for round := range int64(rounds) {
 			for i := range n {
-				r.at.Store(int64(i))
+				r.at(i)
 				o := object(ns, name(round, i), "1", name(round, i), "")
 				st.Add(keyOf(o), o)
 			}
-			r.phase.Add(1)
+			r.nextPhase()
 			for i := range n {
-				r.at.Store(int64(i))
+				r.at(i)
 				st.Delete(ns + "/" + name(round, i))
 			}
-			r.phase.Add(1)
+			r.nextPhase()
 		}
 	})
 }
@@ -139,7 +145,7 @@ func (s storeSuite) updatesAreAtomic(t *testing.T) {
 		write(0, i)
 	}
 	r := &orderRig{}
-	r.phase.Store(1) // phase = the round being written
+	r.nextPhase() // phase = the round being written
 	r.run(2, func(i int, round int64) bool {
 		if round > rounds {
 			return true // the writer is done
@@ -180,10 +186,10 @@ func (s storeSuite) updatesAreAtomic(t *testing.T) {
 	}, func() {
 		for round := int64(1); round <= rounds; round++ {
 			for i := range n {
-				r.at.Store(int64(i))
+				r.at(i)
 				write(round, i)
 			}
-			r.phase.Add(1)
+			r.nextPhase()
 		}
 	})
 }

@@ -171,14 +171,7 @@ func TestWriteRatiosComparesEveryImplementationToTheBaseline(t *testing.T) {
 		add("BenchmarkFIFO/op=add", "ring", 6, 30, 0).
 		add("BenchmarkFIFO/op=add", "sharded", 1, 35, 0).
 		write(t, "run.txt")
-	d, err := benchcmp.Load(path)
-	require.NoError(t, err)
-	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{})
-	require.NoError(t, err)
-
-	var out strings.Builder
-	require.NoError(t, g.WriteRatios(&out, "clientgo"))
-	text := out.String()
+	text := ratiosToClientgo(t, path)
 
 	assert.Contains(t, text, "WorkQueue · sec/op (lower is better) · ratio to clientgo")
 	assert.Regexp(t, `op=add/keys=1024-2\s+100\.\dn ± \d+%\s+0\.60× \(p=0\.002 n=6\)\s+~ \(p=`, text)
@@ -267,14 +260,9 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 		add("BenchmarkLoad/scenario=steady", "clientgo+clientgo+clientgo", 6, 100, 0).
 		add("BenchmarkLoad/scenario=steady", "sharded+clientgo+ring", 6, 50, 0).
 		write(t, "run.txt")
-	d, err := benchcmp.Load(path)
-	require.NoError(t, err)
-	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{})
-	require.NoError(t, err)
-	var out strings.Builder
-	require.NoError(t, g.WriteRatios(&out, "clientgo"))
-	assert.Contains(t, out.String(), "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo")
-	assert.Contains(t, out.String(), "0.50× (p=0.002 n=6)")
+	text := ratiosToClientgo(t, path)
+	assert.Contains(t, text, "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo")
+	assert.Contains(t, text, "0.50× (p=0.002 n=6)")
 
 	assert.Equal(t, "", benchcmp.BaselineOf([]string{"a+b", "clientgo+b"}, "clientgo"))
 	assert.Equal(t, "clientgo", benchcmp.BaselineOf([]string{"a", "clientgo"}, "clientgo"))
@@ -282,4 +270,28 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 	assert.Equal(t, "clientgo", benchcmp.PeerOf("ring", "clientgo"))
 	assert.Equal(t, "clientgo+clientgo", benchcmp.PeerOf("lockfree+ring", "clientgo"))
 	assert.Equal(t, "clientgo+clientgo+clientgo", benchcmp.PeerOf("a+b+c", "clientgo+clientgo"))
+
+	// A family holding plain and composed rows (load runs: a workqueue
+	// pipeline beside an informer one) compares each to its own peer.
+	mixed := newRun("").
+		add("BenchmarkLoad/pipeline=workqueue", "clientgo", 6, 100, 0).
+		add("BenchmarkLoad/pipeline=workqueue", "ring", 6, 25, 0).
+		add("BenchmarkLoad/pipeline=informer", "clientgo+clientgo+clientgo", 6, 100, 0).
+		add("BenchmarkLoad/pipeline=informer", "mutex+mutex+mutex", 6, 40, 0).
+		write(t, "mixed.txt")
+	text = ratiosToClientgo(t, mixed)
+	assert.Regexp(t, `pipeline=workqueue-2\s+100\.\dn ± \d+%\s+0\.25× \(p=0\.002 n=6\)`, text)
+	assert.Regexp(t, `pipeline=informer-2\s+—\s+—\s+100\.\dn ± \d+%\s+0\.40× \(p=0\.002 n=6\)`, text)
+}
+
+// ratiosToClientgo is `queuelab compare FILE`'s text for the file at path.
+func ratiosToClientgo(t *testing.T, path string) string {
+	t.Helper()
+	d, err := benchcmp.Load(path)
+	require.NoError(t, err)
+	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{})
+	require.NoError(t, err)
+	var out strings.Builder
+	require.NoError(t, g.WriteRatios(&out, "clientgo"))
+	return out.String()
 }

@@ -25,7 +25,7 @@ type series struct {
 }
 
 // units is the order go test prints metrics in, roughly.
-var units = []string{"ns/op", "items/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
+var units = []string{"ns/op", "items/s", "events/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
 
 func rawFile(t *testing.T, dir, file, date string, ss []series) string {
 	t.Helper()
@@ -276,4 +276,31 @@ func TestSmallSignificantDifferencesAreNotRecommendations(t *testing.T) {
 	assert.Contains(t, md, "significant and at least 5% (differences")
 	assert.Contains(t, md, "- **DeltaFIFO, in general → `clientgo`**: no implementation beats it")
 	assert.Contains(t, md, "results/raw/20260101-0123456-host.txt)")
+}
+
+// TestLoadStacksAreRankedByEventsAgainstTheirOwnBaseline: a load family
+// holds a workqueue row (plain implementations, baseline clientgo) beside
+// informer rows (stacks, baseline clientgo+clientgo+clientgo). Each stack
+// is compared to the all-clientgo stack, the ranking metric is events/s
+// (a load run's sec/op is its wall time), and an implementation measured
+// in one row does not outrank a stack measured in three.
+func TestLoadStacksAreRankedByEventsAgainstTheirOwnBaseline(t *testing.T) {
+	l := newLab(t)
+	load := func(scenario, impl string, eps float64) series {
+		return series{"Load/scenario=" + scenario, impl, 6, map[string]float64{"ns/op": 1e9, "events/s": eps}}
+	}
+	var run []series
+	for _, sc := range []string{"default/pipeline=informer", "half/pipeline=informer", "storm/pipeline=informer"} {
+		run = append(run, load(sc, "clientgo+clientgo+clientgo", 1000), load(sc, "mutex+mutex+mutex", 2000))
+	}
+	run = append(run, load("default/pipeline=workqueue", "clientgo", 1000), load("default/pipeline=workqueue", "ring", 5000))
+	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", run)
+
+	_, err := report.Generate(l.opts)
+	require.NoError(t, err)
+	md := l.read(t, "results/README.md")
+	assert.Contains(t, md, "- **Load, in general → `mutex+mutex+mutex`**: 2.00× the baseline's `events/s`")
+	assert.Regexp(t, "\\| `scenario=storm/pipeline=informer-2` \\| — \\| 1\\.00\\dk ± \\d+% \\| \\*\\*2\\.00×\\*\\* \\(p=0\\.002\\) \\| — \\|", md)
+	assert.NotContains(t, md, "(no baseline)")
+	assert.Contains(t, l.read(t, "README.md"), "| [Load](results/README.md#family-load) | `mutex+mutex+mutex` | 2.00× | `events/s` (higher is better), geometric mean over 3 benchmarks |")
 }

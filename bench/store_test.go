@@ -75,23 +75,19 @@ type storeEntry = struct {
 }
 
 // perImpl runs body as sub-benchmark impl=<name> for every registered store
-// with a store built from p. The store is built lazily inside the leaf, once
-// (the leaf function runs several times while b.N ramps up and for -count),
-// so a -bench filter that skips a leaf also skips its build. It is dropped
-// once its leaf is done: every implementation then runs with the same live
-// heap (the population and its own store), so the garbage collector's share
-// of an allocating operation is not larger for implementations listed later.
+// with a store built from p inside the leaf, so a -bench filter that skips a
+// leaf also skips its build (body's b.Loop resets the timer after it). The
+// store dies with its leaf: every implementation then runs with the same
+// live heap (the population and its own store), so the garbage collector's
+// share of an allocating operation is not larger for implementations listed
+// later.
 func perImpl(b *testing.B, p *storePopulation, body func(b *testing.B, st cache.ThreadSafeStore)) {
 	for _, e := range stores.Impls {
-		var st cache.ThreadSafeStore
 		b.Run("impl="+e.Name, func(b *testing.B) {
-			if st == nil {
-				st = build(e, p)
-			}
+			st := build(e, p)
 			b.ReportAllocs()
 			body(b, st)
 		})
-		st = nil
 	}
 }
 

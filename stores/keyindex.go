@@ -27,7 +27,11 @@ func (ix *keyIndex) hash(key string) uint32 { return uint32(maphash.String(ix.se
 
 // find returns the bucket and slot of key, or -1, -1.
 func (ix *keyIndex) find(key string, keys []string) (bucket int, slot int32) {
-	h := ix.hash(key)
+	return ix.findHashed(key, ix.hash(key), keys)
+}
+
+// findHashed is find for a key whose hash the caller has.
+func (ix *keyIndex) findHashed(key string, h uint32, keys []string) (bucket int, slot int32) {
 	buckets := ix.buckets
 	mask := len(buckets) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
@@ -43,12 +47,12 @@ func (ix *keyIndex) find(key string, keys []string) (bucket int, slot int32) {
 	}
 }
 
-// insert adds key (absent) at slot s.
-func (ix *keyIndex) insert(key string, s int32) {
+// insertHashed adds the (absent) key with hash h at slot s.
+func (ix *keyIndex) insertHashed(h uint32, s int32) {
 	if 16*(ix.n+1) > 13*len(ix.buckets) {
 		ix.grow()
 	}
-	ix.place(uint64(ix.hash(key))<<32 | uint64(s+1))
+	ix.place(uint64(h)<<32 | uint64(s+1))
 	ix.n++
 }
 

@@ -367,16 +367,22 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 		return nil, err
 	}
 	if len(values) == 1 {
-		return s.ByIndex(indexName, values[0])
+		p := c.postings.get(values[0])
+		if p == nil {
+			return []any{}, nil
+		}
+		return gather(p, make([]any, 0, p.size()), objOf), nil
 	}
 	out := []any{}
 	seen := make(map[string]bool)
+	var buf []*version // reused across values
 	for _, value := range values {
-		p, _ := st.posting(indexName, value)
+		p := c.postings.get(value)
 		if p == nil {
 			continue
 		}
-		for _, v := range gather(p, nil, self) {
+		buf = gather(p, buf[:0], self)
+		for _, v := range buf {
 			if !seen[v.key] { // the same key may sit in two postings, even as two versions
 				seen[v.key] = true
 				out = append(out, v.object())
@@ -389,10 +395,10 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 // IndexKeys returns the keys whose indexName values include indexedValue.
 func (s *LockFree) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	p, err := s.state.Load().posting(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
 	if p == nil {
-		if err != nil {
-			return nil, err
-		}
 		return []string{}, nil
 	}
 	return gather(p, make([]string, 0, p.size()), keyOf), nil
@@ -401,10 +407,10 @@ func (s *LockFree) IndexKeys(indexName, indexedValue string) ([]string, error) {
 // ByIndex returns the objects whose indexName values include indexedValue.
 func (s *LockFree) ByIndex(indexName, indexedValue string) ([]any, error) {
 	p, err := s.state.Load().posting(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
 	if p == nil {
-		if err != nil {
-			return nil, err
-		}
 		return []any{}, nil
 	}
 	return gather(p, make([]any, 0, p.size()), objOf), nil

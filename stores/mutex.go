@@ -145,7 +145,8 @@ func (m *Mutex) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	if c == nil {
 		return nil, errUnknownIndex(indexName)
 	}
-	return m.t.appendIndexKeys(make([]string, 0, len(c.slotsOf(indexedValue))), c, indexedValue), nil
+	slots := c.slotsOf(indexedValue)
+	return m.t.appendSlotKeys(make([]string, 0, len(slots)), slots), nil
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.
@@ -156,7 +157,8 @@ func (m *Mutex) ByIndex(indexName, indexedValue string) ([]any, error) {
 	if c == nil {
 		return nil, errUnknownIndex(indexName)
 	}
-	return m.t.appendByIndex(make([]any, 0, len(c.slotsOf(indexedValue))), c, indexedValue), nil
+	slots := c.slotsOf(indexedValue)
+	return m.t.appendSlots(make([]any, 0, len(slots)), slots), nil
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one

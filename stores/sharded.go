@@ -266,7 +266,7 @@ func (s *Sharded) IndexKeys(indexName, indexedValue string) ([]string, error) {
 		return nil, errUnknownIndex(indexName)
 	}
 	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
-		func(dst []string, t *table) []string { return t.appendIndexKeys(dst, t.col(indexName), indexedValue) }), nil
+		func(dst []string, t *table) []string { return t.appendSlotKeys(dst, t.col(indexName).slotsOf(indexedValue)) }), nil
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.
@@ -276,7 +276,7 @@ func (s *Sharded) ByIndex(indexName, indexedValue string) ([]any, error) {
 		return nil, errUnknownIndex(indexName)
 	}
 	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
-		func(dst []any, t *table) []any { return t.appendByIndex(dst, t.col(indexName), indexedValue) }), nil
+		func(dst []any, t *table) []any { return t.appendSlots(dst, t.col(indexName).slotsOf(indexedValue)) }), nil
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one

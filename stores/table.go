@@ -56,12 +56,13 @@ func (t *table) put(key string, obj any) error {
 	if err := evalAll(t.cols, t.scratch, key, obj); err != nil {
 		return err
 	}
-	_, s := t.ids.find(key, t.keys)
+	h := t.ids.hash(key)
+	_, s := t.ids.findHashed(key, h, t.keys)
 	if s < 0 {
 		s = int32(len(t.keys))
 		t.keys = append(t.keys, key)
 		t.objs = append(t.objs, nil)
-		t.ids.insert(key, s)
+		t.ids.insertHashed(h, s) // a new key: hashed once for both steps
 		for _, c := range t.cols {
 			c.grow()
 		}
@@ -152,9 +153,9 @@ func (t *table) appendKeys(dst []string) []string {
 	return append(dst, t.keys...)
 }
 
-// appendByIndex appends the objects whose value in c is value.
-func (t *table) appendByIndex(dst []any, c *column, value string) []any {
-	slots := c.slotsOf(value)
+// appendSlots appends the objects in slots (a column's slotsOf, looked up
+// once by the caller, which also sizes dst with it).
+func (t *table) appendSlots(dst []any, slots []int32) []any {
 	n := len(dst)
 	dst = slices.Grow(dst, len(slots))[:n+len(slots)]
 	out := dst[n:]
@@ -165,9 +166,9 @@ func (t *table) appendByIndex(dst []any, c *column, value string) []any {
 	return dst
 }
 
-// appendIndexKeys appends the keys whose value in c is value.
-func (t *table) appendIndexKeys(dst []string, c *column, value string) []string {
-	for _, s := range c.slotsOf(value) {
+// appendSlotKeys appends the keys in slots.
+func (t *table) appendSlotKeys(dst []string, slots []int32) []string {
+	for _, s := range slots {
 		dst = append(dst, t.keys[s])
 	}
 	return dst
@@ -177,7 +178,7 @@ func (t *table) appendIndexKeys(dst []string, c *column, value string) []string 
 // once.
 func (t *table) appendIndex(dst []any, c *column, values []string) []any {
 	if len(values) == 1 {
-		return t.appendByIndex(dst, c, values[0])
+		return t.appendSlots(dst, c.slotsOf(values[0]))
 	}
 	seen := make(map[int32]struct{})
 	for _, value := range values {

@@ -266,7 +266,9 @@ func (s *Sharded) IndexKeys(indexName, indexedValue string) ([]string, error) {
 		return nil, errUnknownIndex(indexName)
 	}
 	return gatherShards(set, func(t *table) int { return len(t.col(indexName).slotsOf(indexedValue)) },
-		func(dst []string, t *table) []string { return t.appendSlotKeys(dst, t.col(indexName).slotsOf(indexedValue)) }), nil
+		func(dst []string, t *table) []string {
+			return t.appendSlotKeys(dst, t.col(indexName).slotsOf(indexedValue))
+		}), nil
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.

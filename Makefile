@@ -79,9 +79,8 @@ bench: ## The full benchmark matrix (COUNT, CPU, BENCH, BENCHTIME)
 
 # The raw file's header: which code, toolchain, client-go and CPU produced
 # it. A tree with uncommitted changes to tracked files is labelled -dirty:
-# its numbers are not the commit's. Load runs (when `queuelab run` exists)
-# are appended to the same file after a "pkg:" line that clears go test's
-# package, so one raw file is one complete lab run and `make report` and
+# its numbers are not the commit's. Load runs are appended to the same file
+# after a "pkg:" line that clears go test's package, so one raw file is one complete lab run and `make report` and
 # `make compare` need only that file. A failed run is kept as .failed, which
 # the report never picks up.
 .PHONY: bench-save

@@ -204,7 +204,7 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if o.count < 1 {
 		return fmt.Errorf("--count: want at least 1, got %d", o.count)
 	}
-	if o.count > 1 && o.profiles != (metrics.Profiles{}) {
+	if o.count > 1 && o.profiles.Any() {
 		return errors.New("--count: profiles are written per run; use --count 1 with --cpuprofile/--memprofile/--mutexprofile/--blockprofile")
 	}
 	// Every scenario is planned before any runs, so a bad flag fails at

@@ -91,7 +91,7 @@ func Generate(o Options) (*Result, error) {
 		return nil, err
 	}
 	pg := &page{m: m, rawRel: rawRel, header: data.Headers[raw], charts: make(map[string][]Chart),
-		recs: m.Recommend(), opts: o, warning: data.Warnings}
+		recs: m.Recommend(), lines: headline(m), opts: o, warning: data.Warnings}
 	pg.counts, pg.procs = sampleCounts(grid), gomaxprocs(grid)
 	if notes, err := os.ReadFile(o.Notes); err == nil {
 		pg.notes = string(notes)
@@ -136,7 +136,7 @@ func Generate(o Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := spliceHeadline(top, headlineBlock(m, rawFromTop, pg.header["commit"], o.Baseline))
+		out, err := spliceHeadline(top, headlineBlock(pg.lines, rawFromTop, pg.header["commit"], o.Baseline))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.Readme, err)
 		}

@@ -17,6 +17,7 @@ type page struct {
 	header  map[string]string
 	charts  map[string][]Chart
 	recs    []Recommendation
+	lines   []headlineLine // the headline, shared with the top-level README
 	notes   string
 	opts    Options
 	counts  [2]int // fewest and most samples in a cell
@@ -134,12 +135,11 @@ func orPositional(k string) string {
 }
 
 func (p *page) writeHeadline(pr printer) {
-	lines := headline(p.m)
-	if len(lines) == 0 {
+	if len(p.lines) == 0 {
 		return
 	}
 	pr("## Headline\n\n")
-	writeHeadlineTable(pr, lines, p.opts.Baseline, "")
+	writeHeadlineTable(pr, p.lines, p.opts.Baseline, "")
 	pr("\n")
 }
 
@@ -244,7 +244,7 @@ func (p *page) because(r Recommendation) string {
 	dir := g.Better(r.Unit)
 	if len(r.Evidence) == 0 {
 		return fmt.Sprintf("no implementation beats it on `%s` (best: %s at %s, geometric mean over %s, %s).",
-			r.Unit, code(r.Score.Impl), benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), plural(r.Score.Rows, "benchmark"), dir)
+			r.Unit, code(r.Score.Impl), benchcmp.FormatRatio(oriented(r.Score.Cost, dir)), plural(r.Score.Rows, "benchmark"), dir)
 	}
 	var ev []string
 	for _, c := range r.Evidence {
@@ -255,17 +255,8 @@ func (p *page) because(r Recommendation) string {
 		losses = fmt.Sprintf("; significantly worse on %d (worst: %s %s)", n, code(r.Score.Losses[0].Row.Sub()), benchcmp.FormatRatio(r.Score.Losses[0].Ratio))
 	}
 	return fmt.Sprintf("%s the baseline's `%s` (%s; geometric mean over %s, %s%s). Best rows: %s.",
-		benchcmp.FormatRatio(costRatio(r.Score.Cost, dir)), r.Unit, dir, plural(r.Score.Rows, "benchmark"),
+		benchcmp.FormatRatio(oriented(r.Score.Cost, dir)), r.Unit, dir, plural(r.Score.Rows, "benchmark"),
 		plural(len(r.Score.Wins), "significant win"), losses, strings.Join(ev, ", "))
-}
-
-// costRatio turns an oriented cost back into a ratio in the unit's own
-// direction, which is what the tables show.
-func costRatio(cost float64, dir benchcmp.Direction) float64 {
-	if dir == benchcmp.HigherIsBetter {
-		return 1 / cost
-	}
-	return cost
 }
 
 func plural(n int, noun string) string {
@@ -301,9 +292,9 @@ func orNone(s string) string {
 	return s
 }
 
-// meanMedian is the mean over rows of impl's median in unit, and how many
-// rows had one.
-func meanMedian(g *benchcmp.Grid, rows []*benchcmp.Row, impl, unit string) (float64, int) {
+// meanMedian is the mean over rows of impl's median in unit; NaN if no row
+// has one.
+func meanMedian(g *benchcmp.Grid, rows []*benchcmp.Row, impl, unit string) float64 {
 	sum, n := 0.0, 0
 	for _, r := range rows {
 		if c := g.Cell(r, impl, unit); c != nil && !math.IsNaN(c.Summary.Center) {
@@ -312,7 +303,7 @@ func meanMedian(g *benchcmp.Grid, rows []*benchcmp.Row, impl, unit string) (floa
 		}
 	}
 	if n == 0 {
-		return math.NaN(), 0
+		return math.NaN()
 	}
-	return sum / float64(n), n
+	return sum / float64(n)
 }

@@ -29,7 +29,8 @@ type Score struct {
 	Wins, Losses []*benchcmp.Comparison
 }
 
-// oriented turns a ratio into a cost: below 1 is better.
+// oriented turns a ratio into a cost (below 1 is better) and, being its own
+// inverse, a cost back into the ratio the tables show.
 func oriented(r float64, dir benchcmp.Direction) float64 {
 	if dir == benchcmp.HigherIsBetter {
 		return 1 / r

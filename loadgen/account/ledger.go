@@ -46,7 +46,6 @@ type slot struct {
 type Ledger struct {
 	slots     []slot
 	uncovered atomic.Int64
-	covers    atomic.Int64
 	emitted   atomic.Int64
 
 	mu         sync.Mutex
@@ -126,7 +125,6 @@ func (l *Ledger) coverLocked(s *slot, now int64) (int64, bool) {
 		return 0, false // nothing was pending: a resync or a duplicate
 	}
 	l.uncovered.Add(-1)
-	l.covers.Add(1)
 	return now - (pending - 1), true
 }
 
@@ -211,9 +209,6 @@ func (l *Ledger) CheckRead(k int, before Read, exists bool, rv uint64) {
 // Uncovered is the number of keys with a change no reconcile observed yet;
 // a run is drained when it is zero and the source is exhausted.
 func (l *Ledger) Uncovered() int64 { return l.uncovered.Load() }
-
-// Covers counts reconciles that covered pending changes (progress).
-func (l *Ledger) Covers() int64 { return l.covers.Load() }
 
 // Emitted counts emitted changes.
 func (l *Ledger) Emitted() int64 { return l.emitted.Load() }

@@ -29,7 +29,6 @@ type Objects struct {
 	namespaces []string
 	labels     []map[string]string
 	payload    string
-	nsCount    int
 }
 
 // NewObjects prepares the key space of s.
@@ -40,7 +39,6 @@ func NewObjects(s *Stream) *Objects {
 		keys:       make([]string, s.Universe()),
 		namespaces: make([]string, cfg.Namespaces),
 		labels:     make([]map[string]string, cfg.Labels),
-		nsCount:    cfg.Namespaces,
 	}
 	for i := range o.namespaces {
 		o.namespaces[i] = "ns-" + strconv.Itoa(i)
@@ -56,21 +54,18 @@ func NewObjects(s *Stream) *Objects {
 	return o
 }
 
-// Len is the number of keys.
-func (o *Objects) Len() int { return len(o.keys) }
-
 // Key returns key k's "namespace/name" (cache.MetaNamespaceKeyFunc's form).
 func (o *Objects) Key(k int) string { return o.keys[k] }
 
 // Namespace returns key k's namespace.
-func (o *Objects) Namespace(k int) string { return o.namespaces[k%o.nsCount] }
+func (o *Objects) Namespace(k int) string { return o.namespaces[k%len(o.namespaces)] }
 
 // Build returns a fresh Pod for key k at resourceVersion rv.
 func (o *Objects) Build(k int, rv uint64) *corev1.Pod {
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace:       o.namespaces[k%o.nsCount],
+			Namespace:       o.namespaces[k%len(o.namespaces)],
 			Name:            o.names[k],
 			ResourceVersion: strconv.FormatUint(rv, 10),
 			Labels:          o.labels[k%len(o.labels)],

@@ -30,9 +30,6 @@ func (l *Latency) Record(ns int64) {
 // Merge adds o's samples to l.
 func (l *Latency) Merge(o *Latency) { l.h.Merge(o.h) }
 
-// Reset drops every sample.
-func (l *Latency) Reset() { l.h.Reset() }
-
 // Quantiles summarizes a latency distribution in nanoseconds.
 type Quantiles struct {
 	Count                    int64

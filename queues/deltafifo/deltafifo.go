@@ -74,10 +74,7 @@ func (f *core) KeyOf(obj any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if kb != nil {
-		return string(kb), nil
-	}
-	return ks, nil
+	return keyq.KeyString(ks, kb), nil
 }
 
 // keyOf is KeyOf with the key as keyq passes it: in kb (backed by scratch)

@@ -6,6 +6,8 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/impl"
+
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
 
@@ -43,7 +45,17 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 	if got := deltafifo.Impls.Names(); len(got) < 5 || got[0] != "clientgo" {
 		t.Fatalf("registry %v: want clientgo first, then ours and the RealFIFO peer", got)
 	}
+	want := map[string]deltafifo.Guarantees{
+		"clientgo":          {Order: impl.OrderFIFO},
+		"mutex":             {Order: impl.OrderFIFO, Ext: true},
+		"sharded":           {Order: impl.OrderPerShard, Ext: true},
+		"ring":              {Order: impl.OrderFIFO, Ext: true},
+		"clientgo-realfifo": {Order: impl.OrderFIFO, Peer: true},
+	}
 	for _, e := range deltafifo.Impls {
+		if got := e.Guarantees; got != want[e.Name] {
+			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, want[e.Name])
+		}
 		if q := e.New(cache.DeltaFIFOOptions{}); q == nil {
 			t.Errorf("%s: New returned nil", e.Name)
 		}

@@ -6,6 +6,8 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/impl"
+
 	"github.com/queuelab/queuelab/queues/fifo"
 )
 
@@ -28,7 +30,16 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 	if got := fifo.Impls.Names(); len(got) != 4 || got[0] != "clientgo" {
 		t.Fatalf("registry %v: want clientgo, then mutex, sharded, ring", got)
 	}
+	want := map[string]fifo.Guarantees{
+		"clientgo": {Order: impl.OrderFIFO},
+		"mutex":    {Order: impl.OrderFIFO, Ext: true},
+		"sharded":  {Order: impl.OrderPerShard, Ext: true},
+		"ring":     {Order: impl.OrderFIFO, Ext: true},
+	}
 	for _, e := range fifo.Impls {
+		if got := e.Guarantees; got != want[e.Name] {
+			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, want[e.Name])
+		}
 		if q := e.New(cache.MetaNamespaceKeyFunc); q == nil {
 			t.Errorf("%s: New returned nil", e.Name)
 		}

@@ -40,9 +40,7 @@ func RunDelayingQueue(t *testing.T, newQueue NewDelayingQueue, opts ...Option) {
 	}
 	for _, p := range props {
 		t.Run(p.name, func(t *testing.T) {
-			if reason, ok := c.known[p.name]; ok {
-				t.Skip(reason)
-			}
+			c.skipKnown(t, p.name)
 			inBubble(t, c, func(t *testing.T, clk *clocktesting.FakeClock) {
 				q := newQueue(t, clk)
 				if q == nil {

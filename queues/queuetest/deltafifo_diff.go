@@ -2,6 +2,7 @@ package queuetest
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -163,7 +164,7 @@ func (d *deltaDiff) replace() {
 }
 
 func (d *deltaDiff) pop() {
-	if !anyOf(d.pending) {
+	if !slices.Contains(d.pending[:], true) {
 		return // a Pop would block
 	}
 	var got cache.Deltas
@@ -182,7 +183,7 @@ func (d *deltaDiff) pop() {
 }
 
 func (d *deltaDiff) popBatch() {
-	if !anyOf(d.pending) {
+	if !slices.Contains(d.pending[:], true) {
 		return
 	}
 	d.tr.add("PopBatch():")
@@ -266,7 +267,7 @@ func (d *deltaDiff) checkSynced() {
 func (d *deltaDiff) finish() {
 	d.tr.add("Close(); drain")
 	d.cand.Close()
-	for anyOf(d.pending) {
+	for slices.Contains(d.pending[:], true) {
 		if d.batch != nil && d.src.intn(2) == 1 {
 			d.popBatch()
 		} else {

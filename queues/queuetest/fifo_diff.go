@@ -2,6 +2,7 @@ package queuetest
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -139,7 +140,7 @@ func (d *fifoDiff) replace() {
 }
 
 func (d *fifoDiff) pop() {
-	if !anyOf(d.present) {
+	if !slices.Contains(d.present[:], true) {
 		return // a Pop would block
 	}
 	p := popOnce(d.cand, nil)
@@ -179,7 +180,7 @@ func (d *fifoDiff) checkSynced() {
 func (d *fifoDiff) finish() {
 	d.tr.add("Close(); drain")
 	d.cand.Close()
-	for anyOf(d.present) {
+	for slices.Contains(d.present[:], true) {
 		d.pop()
 		d.checkSynced()
 	}

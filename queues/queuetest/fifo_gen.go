@@ -96,16 +96,6 @@ func genList(src *opSource, newObj func(i int) *metav1.PartialObjectMetadata) (l
 	return list, per
 }
 
-// anyOf reports whether any key's flag is set.
-func anyOf(flags [diffKeys]bool) bool {
-	for _, f := range flags {
-		if f {
-			return true
-		}
-	}
-	return false
-}
-
 // synced reads q's HasSynced, failing the trace if it went back to false
 // since *last or disagrees with the HasSyncedChecker's Done channel.
 func (tr *trace) synced(q cache.Queue, last *bool) bool {

@@ -16,12 +16,22 @@ import (
 // queueNS is the namespace of every object the queue suites make.
 const queueNS = "ns"
 
-// property runs body as the subtest name under the deadlock watchdog.
+// property runs body as the subtest name under the deadlock watchdog,
+// unless WithKnownIssue declared the property known to fail.
 func (c config) property(t *testing.T, name string, body func(t *testing.T)) {
 	t.Helper()
 	t.Run(name, func(t *testing.T) {
+		c.skipKnown(t, name)
 		watchdog.Run(t, c.timeout, func() { body(t) })
 	})
+}
+
+// skipKnown skips t if WithKnownIssue declared property name known to fail.
+func (c config) skipKnown(t *testing.T, name string) {
+	t.Helper()
+	if reason, ok := c.known[name]; ok {
+		t.Skip(reason)
+	}
 }
 
 // needExt skips t unless the implementation declared the [ext] behaviours.

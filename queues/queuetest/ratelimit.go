@@ -59,9 +59,7 @@ func RunRateLimitingQueue(t *testing.T, newQueue NewRateLimitingQueue, opts ...O
 	}
 	for _, p := range props {
 		t.Run(p.name, func(t *testing.T) {
-			if reason, ok := c.known[p.name]; ok {
-				t.Skip(reason)
-			}
+			c.skipKnown(t, p.name)
 			inBubble(t, c, func(t *testing.T, clk *clocktesting.FakeClock) {
 				limiter := p.limiter()
 				q := newQueue(t, clk, limiter)

@@ -72,9 +72,7 @@ func RunWorkQueue(t *testing.T, newQueue NewWorkQueue, opts ...Option) {
 	}
 	for _, p := range props {
 		t.Run(p.name, func(t *testing.T) {
-			if reason, ok := c.known[p.name]; ok {
-				t.Skip(reason)
-			}
+			c.skipKnown(t, p.name)
 			watchdog.Run(t, c.timeout, func() {
 				if p.bubble {
 					synctest.Test(t, func(t *testing.T) { p.run(t, newQueue, c) })

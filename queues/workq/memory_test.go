@@ -3,6 +3,8 @@ package workq
 import (
 	"strconv"
 	"testing"
+
+	"github.com/queuelab/queuelab/internal/impl"
 )
 
 // basicQueue is the part of a work queue the memory tests drive.
@@ -24,7 +26,7 @@ func cycle(q basicQueue, n int) {
 // Idle records are a bounded cache: a stream of distinct items leaves at
 // most twice the retention budget behind.
 func TestTableRetainsBoundedIdle(t *testing.T) {
-	q := must(NewMutex[string]())
+	q := impl.Must(NewMutex[string]())
 	cycle(q, 10*idleRetention)
 	if n := len(q.t.index); n > 2*idleRetention {
 		t.Fatalf("%d records retained, want at most %d", n, 2*idleRetention)
@@ -49,7 +51,7 @@ func TestTableRetainsBoundedIdle(t *testing.T) {
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := must(NewMutex[string]())
+	q := impl.Must(NewMutex[string]())
 	const burst = 4 * shrinkAbove
 	for i := range burst {
 		q.Add("item-" + strconv.Itoa(i))
@@ -123,7 +125,7 @@ func distinctKeys(n int) []string {
 // item stays in processing, so the queue is never empty (an empty table
 // beyond shrinkAbove releases its storage, which this test keeps below).
 func TestTableKeepsKeysUpToThePeak(t *testing.T) {
-	q := must(NewMutex[string]())
+	q := impl.Must(NewMutex[string]())
 	q.Add("anchor")
 	if item, _ := q.Get(); item != "anchor" {
 		t.Fatalf("got %q, want the anchor", item)

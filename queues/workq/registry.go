@@ -32,28 +32,20 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, one state record per item in a free-listed slab, ring-buffer deque of slab indices",
-			New:        func() workqueue.TypedInterface[T] { return must(NewMutex[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewMutex[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
-			New:        func() workqueue.TypedInterface[T] { return must(NewSharded[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewSharded[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderPerShard},
 		},
 		{
 			Name:       "ring",
 			Doc:        "lock-free MPMC queue of rings for ready items, per-item state by CAS in a concurrent map",
-			New:        func() workqueue.TypedInterface[T] { return must(NewRing[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewRing[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},
 	}
-}
-
-// must unwraps a constructor called with its defaults, which cannot fail.
-func must[Q any](q Q, err error) Q {
-	if err != nil {
-		panic(err) // defaults are valid by construction
-	}
-	return q
 }

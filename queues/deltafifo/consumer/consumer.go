@@ -1,4 +1,4 @@
-// Package process is an informer's consumer side: what client-go's
+// Package consumer is an informer's consumer side: what client-go's
 // controller does with every Pop of its DeltaFIFO (the unexported
 // processDeltas and processDeltasInBatch of tools/cache), written once for
 // the load generator's pipelines and the lab's end-to-end benchmarks.

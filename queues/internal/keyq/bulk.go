@@ -127,7 +127,8 @@ func (b *Bulk[A]) Range(fn func(r Ref, sl *Slot[A]) bool) {
 func (b *Bulk[A]) ResetQueue() {
 	s := b.s
 	if s.ring != nil {
-		s.ring.drain()
+		for _, ok := s.ring.TryPop(); ok; _, ok = s.ring.TryPop() {
+		}
 		s.epoch++
 	}
 	dropped := 0

@@ -18,8 +18,8 @@ const ScratchSize = 320
 // both would do, but escape analysis treats a struct as one value: a stored
 // string key would make every caller's scratch buffer escape to the heap.)
 
-// keyString returns the key as a string, allocating only for a byte key.
-func keyString(s string, b []byte) string {
+// KeyString returns the key as a string, allocating only for a byte key.
+func KeyString(s string, b []byte) string {
 	if b != nil {
 		return string(b)
 	}

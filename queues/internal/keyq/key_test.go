@@ -38,7 +38,7 @@ func TestKeyFuncAgreesWithClientGo(t *testing.T) {
 				t.Errorf("%#v: err %v, want %v", o, err, wantErr)
 				continue
 			}
-			if got := keyString(ks, kb); err == nil && got != want {
+			if got := KeyString(ks, kb); err == nil && got != want {
 				t.Errorf("%#v: key %q, want %q", o, got, want)
 			}
 		}

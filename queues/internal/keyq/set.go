@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/mpmc"
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
@@ -36,9 +37,9 @@ type Config struct {
 type Set[A any] struct {
 	shards    []shardOf[A]
 	pick      shard.Strings
-	ring      *ringOrder // nil: per-shard deques
-	epoch     uint32     // bumped by Bulk.ResetQueue; written under every shard lock
-	stamp     uint32     // last Bulk.NewStamp; written under every shard lock
+	ring      *mpmc.Queue[entry] // one global lock-free FIFO of queued entries; nil: per-shard deques
+	epoch     uint32             // bumped by Bulk.ResetQueue; written under every shard lock
+	stamp     uint32             // last Bulk.NewStamp; written under every shard lock
 	syncAfter bool
 	sync      synced
 	wait      waiter
@@ -79,7 +80,7 @@ func New[A any](c Config) (*Set[A], error) {
 		if size == 0 {
 			size = DefaultRingSize
 		}
-		r, err := newRingOrder(size)
+		r, err := mpmc.NewQueue[entry](size)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +111,7 @@ func (s *Set[A]) push(sh int, i int32) {
 	x := &s.shards[sh]
 	x.t.slots[i].entries++
 	if s.ring != nil {
-		s.ring.push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
+		s.ring.Push(entry{slot: i, shard: int32(sh), epoch: s.epoch})
 		return
 	}
 	x.t.queue.PushBack(i)
@@ -269,7 +270,7 @@ func (s *Set[A]) handle(sh int, e entry, fn PopFunc[A], syncDue *bool) (done, re
 func (s *Set[A]) take() (sh int, e entry, ok bool) {
 	if s.ring != nil {
 		for {
-			e, ok := s.ring.pop()
+			e, ok := s.ring.TryPop()
 			if !ok {
 				return 0, entry{}, false
 			}
@@ -333,7 +334,7 @@ func (s *Set[A]) lockReady() (sh int, ok bool) {
 // mutex orders the two and no wake-up is lost.
 func (s *Set[A]) available() bool {
 	if s.ring != nil {
-		return s.ring.available()
+		return !s.ring.Empty()
 	}
 	if !s.counted() {
 		x := &s.shards[0]
@@ -436,7 +437,7 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 }
 
 func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
-	if !s.ring.available() {
+	if s.ring.Empty() {
 		return false, nil
 	}
 	s.lockAll()
@@ -455,7 +456,7 @@ func (s *Set[A]) popBatchRing(b Batch[A]) (bool, error) {
 	}
 	popped := 0
 	for popped < b.Max {
-		e, ok := s.ring.pop()
+		e, ok := s.ring.TryPop()
 		if !ok {
 			break
 		}

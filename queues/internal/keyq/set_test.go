@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
 // newTestSet returns a Set of ints (an int accumulator: 0 is empty).
@@ -113,27 +115,27 @@ func TestOrder(t *testing.T) {
 // TestRingOverflowKeepsOrderUnderInterleaving: pushes while later rings are
 // in use go behind them, even when the first ring has room again.
 func TestRingOverflowKeepsOrderUnderInterleaving(t *testing.T) {
-	o, err := newRingOrder(4)
+	o, err := mpmc.NewQueue[entry](4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []int32
 	pop := func() {
-		if e, ok := o.pop(); ok {
+		if e, ok := o.TryPop(); ok {
 			got = append(got, e.slot)
 		}
 	}
 	next := int32(0)
 	for round := range 50 {
 		for range round % 7 {
-			o.push(entry{slot: next})
+			o.Push(entry{slot: next})
 			next++
 		}
 		for range round % 5 {
 			pop()
 		}
 	}
-	for o.available() {
+	for !o.Empty() {
 		pop()
 	}
 	for i, v := range got {
@@ -151,7 +153,7 @@ func TestRingOverflowKeepsOrderUnderInterleaving(t *testing.T) {
 func TestResetQueueCancelsTakenEntries(t *testing.T) {
 	s := newTestSet(t, layouts["ring"])
 	add(s, "a", 1)
-	e, ok := s.ring.pop() // a Pop between taking the entry and locking its shard
+	e, ok := s.ring.TryPop() // a Pop between taking the entry and locking its shard
 	if !ok {
 		t.Fatal("nothing queued")
 	}
@@ -269,7 +271,7 @@ func TestInitialCountsEntriesInFlight(t *testing.T) {
 	for _, reset := range []bool{false, true} {
 		s := newTestSet(t, layouts["ring"])
 		add(s, "a", 1)
-		e, _ := s.ring.pop() // in flight
+		e, _ := s.ring.TryPop() // in flight
 		_ = s.Bulk(func(b *Bulk[int]) error {
 			b.MarkInitial()
 			if reset {

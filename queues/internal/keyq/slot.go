@@ -91,7 +91,7 @@ func (t *table[A]) lookup(s string, b []byte, create bool) (int32, bool) {
 		if !create {
 			return 0, false
 		}
-		i = t.create(keyString(s, b))
+		i = t.create(KeyString(s, b))
 	}
 	t.slots[i].used = true
 	return i, true

@@ -270,11 +270,11 @@ func (st *lfState) compact(p *posting) {
 }
 
 // Add is Update: client-go makes no difference between the two.
-func (s *LockFree) Add(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+func (s *LockFree) Add(key string, obj any) { s.opts.report(s.UpdateChecked(key, obj)) }
 
 // Update stores obj under key; an IndexFunc error goes to the error handler
 // and leaves the store unchanged.
-func (s *LockFree) Update(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+func (s *LockFree) Update(key string, obj any) { s.opts.report(s.UpdateChecked(key, obj)) }
 
 // UpdateChecked implements Store.
 func (s *LockFree) UpdateChecked(key string, obj any) error {
@@ -327,7 +327,7 @@ func (s *LockFree) ListKeys() []string {
 
 // Replace swaps the whole content for items; see ReplaceChecked.
 func (s *LockFree) Replace(items map[string]any, resourceVersion string) {
-	s.report(s.ReplaceChecked(items, resourceVersion))
+	s.opts.report(s.ReplaceChecked(items, resourceVersion))
 }
 
 // ReplaceChecked implements Store: the new generation is built aside and
@@ -500,7 +500,7 @@ func (s *LockFree) LastStoreSyncResourceVersion() string {
 // Transaction applies txns; see TransactionChecked.
 func (s *LockFree) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
 	if err := s.TransactionChecked(txns...); err != nil {
-		s.report(err)
+		s.opts.report(err)
 	}
 }
 
@@ -515,10 +515,4 @@ func (s *LockFree) TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) 
 		s.setRV(rv)
 	}
 	return terr
-}
-
-func (s *LockFree) report(err error) {
-	if err != nil {
-		s.opts.onError(err)
-	}
 }

@@ -36,11 +36,11 @@ func NewMutex(indexers cache.Indexers, opts ...Option) *Mutex {
 }
 
 // Add is Update: client-go makes no difference between the two.
-func (m *Mutex) Add(key string, obj any) { m.report(m.UpdateChecked(key, obj)) }
+func (m *Mutex) Add(key string, obj any) { m.opts.report(m.UpdateChecked(key, obj)) }
 
 // Update stores obj under key; an IndexFunc error goes to the error handler
 // and leaves the store unchanged.
-func (m *Mutex) Update(key string, obj any) { m.report(m.UpdateChecked(key, obj)) }
+func (m *Mutex) Update(key string, obj any) { m.opts.report(m.UpdateChecked(key, obj)) }
 
 // UpdateChecked implements Store.
 func (m *Mutex) UpdateChecked(key string, obj any) error {
@@ -95,7 +95,7 @@ func (m *Mutex) ListKeys() []string {
 
 // Replace swaps the whole content for items; see ReplaceChecked.
 func (m *Mutex) Replace(items map[string]any, resourceVersion string) {
-	m.report(m.ReplaceChecked(items, resourceVersion))
+	m.opts.report(m.ReplaceChecked(items, resourceVersion))
 }
 
 // ReplaceChecked implements Store. The new table is built without holding
@@ -222,7 +222,7 @@ func (m *Mutex) LastStoreSyncResourceVersion() string {
 // Transaction applies txns under one write lock; see TransactionChecked.
 func (m *Mutex) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
 	if err := m.TransactionChecked(txns...); err != nil {
-		m.report(err)
+		m.opts.report(err)
 	}
 }
 
@@ -236,10 +236,4 @@ func (m *Mutex) TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) *ca
 		m.rv = rv
 	}
 	return terr
-}
-
-func (m *Mutex) report(err error) {
-	if err != nil {
-		m.opts.onError(err)
-	}
 }

@@ -39,3 +39,11 @@ func WithErrorHandler(h func(error)) Option {
 func WithEmptyOnlyIndexers() Option {
 	return func(o *options) { o.emptyOnlyIndexers = true }
 }
+
+// report hands a write's error (an IndexFunc failure, a failed
+// transaction) to the error handler; nil reports nothing.
+func (o *options) report(err error) {
+	if err != nil {
+		o.onError(err)
+	}
+}

@@ -105,11 +105,11 @@ func (s *Sharded) stamp(sh *shardT, rv string) {
 }
 
 // Add is Update: client-go makes no difference between the two.
-func (s *Sharded) Add(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+func (s *Sharded) Add(key string, obj any) { s.opts.report(s.UpdateChecked(key, obj)) }
 
 // Update stores obj under key; an IndexFunc error goes to the error handler
 // and leaves the store unchanged.
-func (s *Sharded) Update(key string, obj any) { s.report(s.UpdateChecked(key, obj)) }
+func (s *Sharded) Update(key string, obj any) { s.opts.report(s.UpdateChecked(key, obj)) }
 
 // UpdateChecked implements Store.
 func (s *Sharded) UpdateChecked(key string, obj any) error {
@@ -196,7 +196,7 @@ func (s *Sharded) ListKeys() []string {
 
 // Replace swaps the whole content for items; see ReplaceChecked.
 func (s *Sharded) Replace(items map[string]any, resourceVersion string) {
-	s.report(s.ReplaceChecked(items, resourceVersion))
+	s.opts.report(s.ReplaceChecked(items, resourceVersion))
 }
 
 // ReplaceChecked implements Store: the new shards are built without any
@@ -369,7 +369,7 @@ func (s *Sharded) LastStoreSyncResourceVersion() string {
 // Transaction applies txns; see TransactionChecked.
 func (s *Sharded) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
 	if err := s.TransactionChecked(txns...); err != nil {
-		s.report(err)
+		s.opts.report(err)
 	}
 }
 
@@ -424,9 +424,3 @@ type shardWriter struct{ set *shardSet }
 
 func (w shardWriter) put(key string, obj any) error { return w.set.of(key).t.put(key, obj) }
 func (w shardWriter) remove(key string)             { w.set.of(key).t.remove(key) }
-
-func (s *Sharded) report(err error) {
-	if err != nil {
-		s.opts.onError(err)
-	}
-}

@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,12 +162,7 @@ func labelOf(o any, label string) string {
 
 func hasTag(o any, tag string) bool {
 	tags, _ := tagsIndexFunc(o)
-	for _, x := range tags {
-		if x == tag {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(tags, tag)
 }
 
 // replaceAtomic: while one goroutine alternates Replace between two
@@ -181,7 +178,7 @@ func (s storeSuite) replaceAtomic(t *testing.T) {
 		}
 	}
 	st := s.newStore(t, Indexers())
-	st.Replace(clone(contents[0]), "1")
+	st.Replace(maps.Clone(contents[0]), "1")
 	stop := whileReading(2, func() bool {
 		if objs, apps := st.List(), st.ListIndexFuncValues(appIndex); len(objs) != n || !oneGeneration(objs) || len(apps) != 1 {
 			t.Errorf("during Replace: List saw %d objects, ListIndexFuncValues %v: a half-replaced store", len(objs), apps)
@@ -196,18 +193,10 @@ func (s storeSuite) replaceAtomic(t *testing.T) {
 		return true
 	})
 	for r := range rounds {
-		st.Replace(clone(contents[(r+1)%2]), itoa(r))
+		st.Replace(maps.Clone(contents[(r+1)%2]), itoa(r))
 	}
 	stop()
 	verifyExact(t, st, get(st), Indexers(), contents[rounds%2])
-}
-
-func clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // whileReading starts readers goroutines calling check until it returns

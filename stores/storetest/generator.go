@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -101,7 +102,7 @@ func (g *generator) next() op {
 			items[nsName(j%genNamespaces)+"/"+objName(j)] = g.object(j)
 		}
 		rv := itoa(g.step)
-		return op{fmt.Sprintf("Replace(%s, %s)", describeMap(items), rv), func(s cache.ThreadSafeStore) { s.Replace(clone(items), rv) }}
+		return op{fmt.Sprintf("Replace(%s, %s)", describeMap(items), rv), func(s cache.ThreadSafeStore) { s.Replace(maps.Clone(items), rv) }}
 	case 11, 12:
 		return g.transaction()
 	case 13:

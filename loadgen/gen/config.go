@@ -93,41 +93,43 @@ func (e *FieldError) Error() string { return fmt.Sprintf("--%s: %s", e.Field, e.
 // memory.
 const MaxObjects = 10_000_000
 
+// Fieldf returns a *FieldError for field with a formatted message.
+func Fieldf(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
 // Validate checks the Config and returns a *FieldError naming the first
 // offending field.
 func (c Config) Validate() error {
-	bad := func(field, format string, args ...any) error {
-		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-	}
 	switch {
 	case c.Objects <= 0 || c.Objects > MaxObjects:
-		return bad("objects", "must be in [1, %d], got %d", MaxObjects, c.Objects)
+		return Fieldf("objects", "must be in [1, %d], got %d", MaxObjects, c.Objects)
 	case c.Namespaces <= 0:
-		return bad("namespaces", "must be > 0, got %d", c.Namespaces)
+		return Fieldf("namespaces", "must be > 0, got %d", c.Namespaces)
 	case c.Labels <= 0:
-		return bad("labels", "must be > 0, got %d", c.Labels)
+		return Fieldf("labels", "must be > 0, got %d", c.Labels)
 	case c.Payload < 0:
-		return bad("payload", "must be >= 0, got %d", c.Payload)
+		return Fieldf("payload", "must be >= 0, got %d", c.Payload)
 	case c.Events < 0 || c.Events > 100*MaxObjects:
-		return bad("events", "must be in [0, %d], got %d", 100*MaxObjects, c.Events)
+		return Fieldf("events", "must be in [0, %d], got %d", 100*MaxObjects, c.Events)
 	case c.Add < 0 || c.Update < 0 || c.Delete < 0:
-		return bad("mix", "ratios must be >= 0, got add=%g update=%g delete=%g", c.Add, c.Update, c.Delete)
+		return Fieldf("mix", "ratios must be >= 0, got add=%g update=%g delete=%g", c.Add, c.Update, c.Delete)
 	case math.Abs(c.Add+c.Update+c.Delete-1) > 1e-9:
-		return bad("mix", "add+update+delete must sum to 1, got %g", c.Add+c.Update+c.Delete)
+		return Fieldf("mix", "add+update+delete must sum to 1, got %g", c.Add+c.Update+c.Delete)
 	case c.Zipf != 0 && !(c.Zipf > 1):
-		return bad("zipf", "exponent must be > 1 (or 0 for uniform), got %g", c.Zipf)
+		return Fieldf("zipf", "exponent must be > 1 (or 0 for uniform), got %g", c.Zipf)
 	case !(c.SimRate > 0):
-		return bad("sim-rate", "must be > 0 events/s, got %g", c.SimRate)
+		return Fieldf("sim-rate", "must be > 0 events/s, got %g", c.SimRate)
 	case c.RelistEvery < 0:
-		return bad("relist-every", "must be >= 0, got %v", c.RelistEvery)
+		return Fieldf("relist-every", "must be >= 0, got %v", c.RelistEvery)
 	case c.Missed < 0 || c.Missed > 1:
-		return bad("missed", "must be in [0, 1], got %g", c.Missed)
+		return Fieldf("missed", "must be in [0, 1], got %g", c.Missed)
 	case c.Missed > 0 && c.RelistEvery == 0:
-		return bad("missed", "missed deletes only resolve at a relist: set --relist-every")
+		return Fieldf("missed", "missed deletes only resolve at a relist: set --relist-every")
 	case c.ResyncEvery < 0:
-		return bad("resync-every", "must be >= 0, got %v", c.ResyncEvery)
+		return Fieldf("resync-every", "must be >= 0, got %v", c.ResyncEvery)
 	case c.DisconnectEvery < 0:
-		return bad("disconnect-every", "must be >= 0, got %v", c.DisconnectEvery)
+		return Fieldf("disconnect-every", "must be >= 0, got %v", c.DisconnectEvery)
 	}
 	return nil
 }

@@ -1,9 +1,6 @@
 package gen
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Schedule is the offered load: when the i-th event of a stream is due,
 // relative to the start of emission.
@@ -22,13 +19,13 @@ type Schedule struct {
 func (s Schedule) Validate() error {
 	switch {
 	case s.Rate < 0:
-		return &FieldError{Field: "rate", Msg: fmt.Sprintf("must be >= 0 events/s (0 = open loop), got %g", s.Rate)}
+		return Fieldf("rate", "must be >= 0 events/s (0 = open loop), got %g", s.Rate)
 	case s.Burst < 0:
-		return &FieldError{Field: "burst", Msg: fmt.Sprintf("must be >= 0, got %d", s.Burst)}
+		return Fieldf("burst", "must be >= 0, got %d", s.Burst)
 	case s.BurstEvery < 0:
-		return &FieldError{Field: "burst-every", Msg: fmt.Sprintf("must be >= 0, got %v", s.BurstEvery)}
+		return Fieldf("burst-every", "must be >= 0, got %v", s.BurstEvery)
 	case s.Burst > 0 && (s.Rate == 0 || s.BurstEvery == 0):
-		return &FieldError{Field: "burst", Msg: "bursts shape a fixed offered load: set --rate and --burst-every"}
+		return Fieldf("burst", "bursts shape a fixed offered load: set --rate and --burst-every")
 	}
 	return nil
 }

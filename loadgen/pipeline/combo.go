@@ -76,16 +76,7 @@ type Stack struct {
 
 // Name is the stack's impl= value for pipeline k: "<workq>",
 // "<store>+<fifo>" or "<store>+<fifo>+<workq>".
-func (s Stack) Name(k Kind) string {
-	switch k {
-	case WorkQueue:
-		return s.WorkQ.Name
-	case Store:
-		return s.Store.Name + "+" + s.FIFO.Name
-	default:
-		return s.Store.Name + "+" + s.FIFO.Name + "+" + s.WorkQ.Name
-	}
-}
+func (s Stack) Name(k Kind) string { return strings.Join(s.names(k), "+") }
 
 // IsBaseline reports whether every family k uses is client-go's.
 func (s Stack) IsBaseline(k Kind) bool {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -63,25 +62,22 @@ func DefaultOptions() Options {
 
 // Validate checks the options with a *gen.FieldError naming the flag.
 func (o Options) Validate() error {
-	bad := func(field, format string, args ...any) error {
-		return &gen.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-	}
 	m := o.ReadMix
 	switch {
 	case o.Workers <= 0:
-		return bad("workers", "must be > 0, got %d", o.Workers)
+		return gen.Fieldf("workers", "must be > 0, got %d", o.Workers)
 	case o.Producers <= 0:
-		return bad("producers", "must be > 0, got %d", o.Producers)
+		return gen.Fieldf("producers", "must be > 0, got %d", o.Producers)
 	case o.Readers < 0:
-		return bad("readers", "must be >= 0, got %d", o.Readers)
+		return gen.Fieldf("readers", "must be >= 0, got %d", o.Readers)
 	case m.Get < 0 || m.ByIndex < 0 || m.List < 0 || math.Abs(m.Get+m.ByIndex+m.List-1) > 1e-9:
-		return bad("read-mix", "get+byindex+list must be >= 0 and sum to 1, got %g+%g+%g", m.Get, m.ByIndex, m.List)
+		return gen.Fieldf("read-mix", "get+byindex+list must be >= 0 and sum to 1, got %g+%g+%g", m.Get, m.ByIndex, m.List)
 	case o.ReconcileCost < 0:
-		return bad("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
+		return gen.Fieldf("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
 	case o.ErrorRate < 0 || o.ErrorRate >= 1:
-		return bad("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
+		return gen.Fieldf("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
 	case o.Stall <= 0:
-		return bad("stall", "must be > 0, got %v", o.Stall)
+		return gen.Fieldf("stall", "must be > 0, got %v", o.Stall)
 	}
 	return o.Schedule.Validate()
 }

@@ -61,16 +61,12 @@ type fifoDiff struct {
 type fifoSyncModel struct {
 	populated bool
 	initial   map[int]bool // keys of the first Replace not popped yet
-	synced    bool
 	certain   bool
 }
 
-func (m *fifoSyncModel) write() {
-	m.populated = true
-	m.update()
-}
-
-func (m *fifoSyncModel) update() { m.synced = m.synced || (m.populated && len(m.initial) == 0) }
+// synced is client-go's answer. It never turns false again: initial is
+// filled only before populated is set, and only shrinks after.
+func (m *fifoSyncModel) synced() bool { return m.populated && len(m.initial) == 0 }
 
 func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
 	d.rv++
@@ -114,7 +110,7 @@ func (d *fifoDiff) step() {
 func (d *fifoDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.FIFO, any) error) {
 	d.check(cand(d.cand, o), "candidate write")
 	d.check(ref(d.refs[i], o), "reference write")
-	d.sync.write()
+	d.sync.populated = true
 }
 
 func (d *fifoDiff) replace() {
@@ -133,8 +129,7 @@ func (d *fifoDiff) replace() {
 				d.sync.initial[i] = true
 			}
 		}
-		d.sync.update()
-	} else if !d.sync.synced {
+	} else if !d.sync.synced() {
 		d.sync.certain = false // client-go counts on through the new list
 	}
 }
@@ -165,13 +160,12 @@ func (d *fifoDiff) pop() {
 		d.tr.fail("isInInitialList = %v, client-go says %v", p.initial, d.sync.initial[i])
 	}
 	delete(d.sync.initial, i)
-	d.sync.update()
 }
 
 func (d *fifoDiff) checkSynced() {
 	got := d.tr.synced(d.cand, &d.synced)
-	if d.sync.certain && got != d.sync.synced {
-		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced)
+	if d.sync.certain && got != d.sync.synced() {
+		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced())
 	}
 }
 

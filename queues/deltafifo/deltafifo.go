@@ -35,12 +35,6 @@ type core struct {
 }
 
 func newCore(opts cache.DeltaFIFOOptions, c keyq.Config) (*core, error) {
-	// client-go decides "synced" before process runs, but its HasSynced
-	// takes the lock Pop holds across process, so no caller sees true until
-	// the last initial object is in the store. Our HasSynced takes no lock,
-	// so it must not turn true until process has returned; otherwise an
-	// informer's WaitForCacheSync could start workers on an incomplete store.
-	c.SyncAfterProcess = true
 	set, err := keyq.New[cache.Deltas](c)
 	if err != nil {
 		return nil, fmt.Errorf("deltafifo: %w", err)

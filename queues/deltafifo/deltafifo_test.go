@@ -42,7 +42,7 @@ func TestNameComesFromOptions(t *testing.T) {
 }
 
 func TestRegistryNamesAndGuarantees(t *testing.T) {
-	if got := deltafifo.Impls.Names(); len(got) < 5 || got[0] != "clientgo" {
+	if got := deltafifo.Impls.Names(); len(got) != 5 || got[0] != "clientgo" {
 		t.Fatalf("registry %v: want clientgo first, then ours and the RealFIFO peer", got)
 	}
 	want := map[string]deltafifo.Guarantees{
@@ -53,11 +53,16 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		"clientgo-realfifo": {Order: impl.OrderFIFO, Peer: true},
 	}
 	for _, e := range deltafifo.Impls {
-		if got := e.Guarantees; got != want[e.Name] {
-			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, want[e.Name])
+		w, ok := want[e.Name]
+		if !ok {
+			t.Errorf("%s: unexpected registry entry", e.Name)
+			continue
 		}
-		if q := e.New(cache.DeltaFIFOOptions{}); q == nil {
-			t.Errorf("%s: New returned nil", e.Name)
+		if got := e.Guarantees; got != w {
+			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, w)
+		}
+		if q := e.New(cache.DeltaFIFOOptions{}); q.HasSynced() {
+			t.Errorf("%s: a new queue reports synced before anything was added", e.Name)
 		}
 	}
 }

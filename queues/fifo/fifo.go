@@ -27,7 +27,6 @@ type core struct {
 }
 
 func newCore(keyFunc cache.KeyFunc, c keyq.Config) (core, error) {
-	c.SyncAfterProcess = true // client-go's FIFO re-checks HasSynced after process
 	set, err := keyq.New[item](c)
 	if err != nil {
 		return core{}, fmt.Errorf("fifo: %w", err)

@@ -37,11 +37,16 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		"ring":     {Order: impl.OrderFIFO, Ext: true},
 	}
 	for _, e := range fifo.Impls {
-		if got := e.Guarantees; got != want[e.Name] {
-			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, want[e.Name])
+		w, ok := want[e.Name]
+		if !ok {
+			t.Errorf("%s: unexpected registry entry", e.Name)
+			continue
 		}
-		if q := e.New(cache.MetaNamespaceKeyFunc); q == nil {
-			t.Errorf("%s: New returned nil", e.Name)
+		if got := e.Guarantees; got != w {
+			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, w)
+		}
+		if q := e.New(cache.MetaNamespaceKeyFunc); q.HasSynced() {
+			t.Errorf("%s: a new queue reports synced before anything was added", e.Name)
 		}
 	}
 }

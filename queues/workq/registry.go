@@ -31,7 +31,7 @@ func Impls[T comparable]() impl.List[New[T], Guarantees] {
 		},
 		{
 			Name:       "mutex",
-			Doc:        "one mutex, one state record per item in a free-listed slab, ring-buffer deque of slab indices",
+			Doc:        "one mutex, one state record per item in a free-listed slab, ready list linked through the records",
 			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewMutex[T]()) },
 			Guarantees: Guarantees{Order: impl.OrderFIFO},
 		},

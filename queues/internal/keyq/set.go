@@ -24,25 +24,19 @@ type Config struct {
 	Ring bool
 	// RingSize is the ring's capacity; 0 selects DefaultRingSize.
 	RingSize int
-	// SyncAfterProcess re-checks HasSynced after a Pop's process function
-	// returns instead of before calling it. HasSynced takes no lock, so
-	// queues whose consumers rely on "synced" meaning "processed" (both
-	// families here) set it.
-	SyncAfterProcess bool
 }
 
 // Set is the shared core of the FIFO and DeltaFIFO families: keys with
 // accumulators of type A, queued in FIFO order (per shard, or globally in
 // ring mode), with client-go's HasSynced and Close semantics.
 type Set[A any] struct {
-	shards    []shardOf[A]
-	pick      shard.Strings
-	ring      *mpmc.Queue[entry] // one global lock-free FIFO of queued entries; nil: per-shard deques
-	epoch     uint32             // bumped by Bulk.ResetQueue; written under every shard lock
-	stamp     uint32             // last Bulk.NewStamp; written under every shard lock
-	syncAfter bool
-	sync      synced
-	wait      waiter
+	shards []shardOf[A]
+	pick   shard.Strings
+	ring   *mpmc.Queue[entry] // one global lock-free FIFO of queued entries; nil: per-shard deques
+	epoch  uint32             // bumped by Bulk.ResetQueue; written under every shard lock
+	stamp  uint32             // last Bulk.NewStamp; written under every shard lock
+	sync   synced
+	wait   waiter
 }
 
 type shardOf[A any] struct {
@@ -69,11 +63,10 @@ func New[A any](c Config) (*Set[A], error) {
 		return nil, fmt.Errorf("ring size must not be negative, got %d", c.RingSize)
 	}
 	s := &Set[A]{
-		shards:    make([]shardOf[A], n),
-		pick:      shard.NewStrings(n),
-		syncAfter: c.SyncAfterProcess,
-		sync:      newSynced(),
-		wait:      newWaiter(),
+		shards: make([]shardOf[A], n),
+		pick:   shard.NewStrings(n),
+		sync:   newSynced(),
+		wait:   newWaiter(),
 	}
 	if c.Ring {
 		size := c.RingSize
@@ -201,7 +194,7 @@ type PopFunc[A any] func(sl *Slot[A], initial bool) (done bool, eff Effect)
 // fn reports stale entries. It returns cache.ErrFIFOClosed once the Set is
 // closed and nothing is queued.
 func (s *Set[A]) Pop(fn PopFunc[A]) error {
-	syncDue := false // a FIFO's HasSynced check waits until process returned
+	syncDue := false // the HasSynced check waits until process has returned
 	for {
 		sh, e, ok := s.take()
 		if !ok {
@@ -247,11 +240,13 @@ func (s *Set[A]) handle(sh int, e entry, fn PopFunc[A], syncDue *bool) (done, re
 	sl := &x.t.slots[i]
 	initial := s.dequeued(sl)
 	if initial {
-		if s.syncAfter {
-			*syncDue = true
-		} else {
-			s.sync.check()
-		}
+		// client-go decides "synced" before process runs, but its
+		// HasSynced takes the lock Pop holds across process, so no caller
+		// sees true until the last initial object is in the store. Ours
+		// takes no lock, so it may turn true only once process has
+		// returned; otherwise an informer's WaitForCacheSync could start
+		// workers on an incomplete store.
+		*syncDue = true
 	}
 	done, eff := fn(sl, initial)
 	if eff&Enqueue != 0 {
@@ -407,8 +402,7 @@ func (s *Set[A]) popBatchOnce(b Batch[A]) (bool, error) {
 
 func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 	defer x.mu.Unlock()
-	head, _ := x.t.queue.Front()
-	initial := x.t.slots[head].initial > 0
+	var initial bool // of the first entry; the batch stops where it changes
 	n := 0
 	for n < b.Max {
 		i, ok := x.t.queue.Front()
@@ -417,7 +411,9 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 		}
 		sl := &x.t.slots[i]
 		fits := b.Fits(sl)
-		if (sl.initial > 0) != initial || (n > 0 && !fits) {
+		if n == 0 {
+			initial = sl.initial > 0
+		} else if !fits || (sl.initial > 0) != initial {
 			break
 		}
 		s.popFront(x)
@@ -429,7 +425,7 @@ func (s *Set[A]) popBatchShard(x *shardOf[A], b Batch[A]) error {
 		}
 	}
 	x.t.popped(n)
-	// Like Pop's syncAfter: the last initial batch counts as synced only
+	// As in Pop: the last initial batch counts as synced only
 	// once it has been written to the store.
 	err := b.Process(n, initial)
 	s.sync.check()

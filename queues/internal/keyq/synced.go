@@ -16,12 +16,12 @@ import (
 // order and stays right when shards are served out of order (a later key of
 // one shard may be popped before an initial key of another).
 //
-// The hot paths only read atomics: populated flips once, count is zero in
-// steady state. The mutex orders the rare transitions.
+// The hot paths only read atomics (populated flips once, done once); count
+// and the rare transitions are under the mutex.
 type synced struct {
 	mu        sync.Mutex
 	populated atomic.Bool
-	count     atomic.Int64 // initial entries still queued
+	count     int64 // initial entries still queued; under mu
 	done      atomic.Bool
 	ch        chan struct{}
 }
@@ -47,7 +47,7 @@ func (s *synced) initial(n int, relist bool) {
 	s.mu.Lock()
 	if !s.populated.Load() || relist {
 		s.populated.Store(true)
-		s.count.Store(int64(n))
+		s.count = int64(n)
 		s.checkLocked()
 	}
 	s.mu.Unlock()
@@ -59,19 +59,24 @@ func (s *synced) popped(n int) {
 		return
 	}
 	s.mu.Lock()
-	s.count.Store(max(0, s.count.Load()-int64(n)))
+	s.count = max(0, s.count-int64(n))
 	s.mu.Unlock()
 }
 
-// check turns HasSynced true if its conditions hold.
+// check turns HasSynced true if its conditions hold. Once it is true it
+// stays true, so the steady state (every PopBatch calls check) takes no
+// lock.
 func (s *synced) check() {
+	if s.done.Load() {
+		return
+	}
 	s.mu.Lock()
 	s.checkLocked()
 	s.mu.Unlock()
 }
 
 func (s *synced) checkLocked() {
-	if s.populated.Load() && s.count.Load() == 0 && !s.done.Load() {
+	if s.populated.Load() && s.count == 0 && !s.done.Load() {
 		s.done.Store(true)
 		close(s.ch)
 	}

@@ -59,16 +59,16 @@ func TestRunTableHasBaselineColumn(t *testing.T) {
 
 func TestRunBadFlagsNameTheFlag(t *testing.T) {
 	cases := map[string][]string{
-		"--objects":  {"--objects", "0"},
-		"--mix":      {"--mix", "add=0.5,update=0.6,delete=0.1"},
-		"--impl":     {"--impl", "nosuch"},
-		"--store":    {"--store", "nosuch"},
-		"--workers":  {"--workers", "0"},
-		"--scenario": {"--scenario", "smoke,nosuch"}, // planned before anything runs
-		"--pipeline": {"--pipeline", "nosuch"},
-		"--rate":     {"--rate", "-1"},
-		"-zipf":      {"--zipf", "x"},
-		"--count":    {"--count", "0"},
+		"--objects":                    {"--objects", "0"},
+		"--mix":                        {"--mix", "add=0.5,update=0.6,delete=0.1"},
+		"--impl":                       {"--impl", "nosuch"},
+		"--store":                      {"--store", "nosuch"},
+		"--workers":                    {"--workers", "0"},
+		"--scenario":                   {"--scenario", "smoke,nosuch"}, // planned before anything runs
+		"--pipeline":                   {"--pipeline", "nosuch"},
+		"--rate":                       {"--rate", "-1"},
+		"for flag -zipf: not a number": {"--zipf", "x"}, // the usage text after it names every flag
+		"--count":                      {"--count", "0"},
 	}
 	for flag, args := range cases {
 		var out, errOut bytes.Buffer

@@ -27,7 +27,7 @@ type env struct {
 	// stalled run can be told from a slow one.
 	progress atomic.Int64
 	// procErrs counts errors the pipeline swallowed (process functions,
-	// unparseable keys): client-go's controller drops them too, but a
+	// unparseable keys, Resync): client-go's controller drops them too, but a
 	// report must show them.
 	procErrs atomic.Int64
 	// reconciles counts reconciles in the measured phase; each worker adds

@@ -56,7 +56,13 @@ func (e *env) newFront(st Stack, h cache.ResourceEventHandler) *front {
 		EmitDeltaTypeReplaced: true,
 	})
 	src := watchsrc.New(e.stream, e.objs, e.led, e.o.Schedule, e.base)
-	src.OnResync = fifo.Resync
+	src.OnResync = func() {
+		// Counted like every swallowed error, so a broken Resync shows in the
+		// run's process_errors instead of vanishing.
+		if fifo.Resync() != nil {
+			e.procErrs.Add(1)
+		}
+	}
 	backoff := relistBackoff
 	refl := cache.NewReflectorWithOptions(src.ListerWatcher(), &corev1.Pod{}, fifo, cache.ReflectorOptions{
 		Name:            "queuelab",

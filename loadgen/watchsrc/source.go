@@ -39,8 +39,8 @@ type Source struct {
 
 	// OnResync is called, from the emitting goroutine, at every resync
 	// marker; the pipeline points it at its queue's Resync, as the
-	// Reflector's resync timer would.
-	OnResync func() error
+	// Reflector's resync timer would, and counts what that returns.
+	OnResync func()
 
 	gate      chan struct{}
 	startOnce sync.Once
@@ -59,7 +59,6 @@ type Source struct {
 	ended  bool
 
 	lists, relists, disconnects, watches atomic.Int64
-	resyncErr                            atomic.Pointer[error]
 }
 
 // New serves s (objects built by objs), recording emissions in led on the
@@ -107,14 +106,6 @@ type Stats struct {
 // Stats reports what happened so far.
 func (s *Source) Stats() Stats {
 	return Stats{Lists: s.lists.Load(), Relists: s.relists.Load(), Disconnects: s.disconnects.Load(), Watches: s.watches.Load()}
-}
-
-// ResyncErr is the first error OnResync returned, if any.
-func (s *Source) ResyncErr() error {
-	if p := s.resyncErr.Load(); p != nil {
-		return *p
-	}
-	return nil
 }
 
 // IsWatchListSemanticsUnSupported opts the Reflector out of WatchList

@@ -64,9 +64,7 @@ func (w *watcher) run() {
 		switch e.Kind {
 		case gen.Resync:
 			if s.OnResync != nil {
-				if err := s.OnResync(); err != nil {
-					s.resyncErr.CompareAndSwap(nil, &err)
-				}
+				s.OnResync()
 			}
 		case gen.Disconnect:
 			if w.sentOK {

@@ -101,11 +101,10 @@ const informerInFlight = 10
 // informer is an informer's writer path over one store and one DeltaFIFO,
 // plus the readers' view of the store.
 type informer struct {
-	p          *storePopulation
-	namespaces []string
-	order      []int // the producer's key order, a permutation
-	q          cache.Queue
-	store      *stores.Indexer
+	p     *storePopulation
+	order []int // the producer's key order, a permutation
+	q     cache.Queue
+	store *stores.Indexer
 
 	writes   atomic.Int64  // updates applied to the store
 	inFlight chan struct{} // one token per update not yet applied
@@ -130,9 +129,6 @@ func startInformer(b *testing.B, newStore stores.New, newQueue deltafifo.New, p 
 		synced:   make(chan struct{}),
 		broken:   make(chan struct{}),
 		done:     make(chan struct{}),
-	}
-	for i := range storeNamespaces {
-		inf.namespaces = append(inf.namespaces, "ns-"+strconv.Itoa(i))
 	}
 	inf.q = newQueue(cache.DeltaFIFOOptions{
 		KeyFunction:           cache.MetaNamespaceKeyFunc,
@@ -180,7 +176,7 @@ func (inf *informer) write(i int) {
 func (inf *informer) read(rng *rand.Rand, _ int) {
 	n := 0
 	count := func(any) { n++ }
-	if err := cache.ListAllByNamespace(inf.store, inf.namespaces[rng.IntN(len(inf.namespaces))], labels.Everything(), count); err != nil {
+	if err := cache.ListAllByNamespace(inf.store, namespaces[rng.IntN(len(namespaces))], labels.Everything(), count); err != nil {
 		inf.fail(err)
 	}
 	if err := cache.ListAll(inf.store, labels.Everything(), count); err != nil {
@@ -189,7 +185,7 @@ func (inf *informer) read(rng *rand.Rand, _ int) {
 	if _, ok, _ := inf.store.GetByKey(inf.p.keys[rng.IntN(len(inf.p.keys))]); !ok {
 		n = -1
 	}
-	if total := len(inf.p.keys); n != total+total/len(inf.namespaces) {
+	if total := len(inf.p.keys); n != total+total/len(namespaces) {
 		inf.fail(errReadLost)
 	}
 }

@@ -58,20 +58,13 @@ func valueNames(prefix string, n int) []string {
 
 var population = sync.OnceValue(func() *storePopulation { return newStorePopulation(storeObjects) })
 
-// build returns a store of the entry holding version 0 of p.
-func build(e storeEntry, p *storePopulation) cache.ThreadSafeStore {
-	st := e.New(testobj.Indexers())
+// build returns a store made by newStore holding version 0 of p.
+func build(newStore stores.New, p *storePopulation) cache.ThreadSafeStore {
+	st := newStore(testobj.Indexers())
 	for i, o := range p.versions[0] {
 		st.Add(p.keys[i], o)
 	}
 	return st
-}
-
-type storeEntry = struct {
-	Name       string
-	Doc        string
-	New        stores.New
-	Guarantees stores.Guarantees
 }
 
 // perImpl runs body as sub-benchmark impl=<name> for every registered store
@@ -84,7 +77,7 @@ type storeEntry = struct {
 func perImpl(b *testing.B, p *storePopulation, body func(b *testing.B, st cache.ThreadSafeStore)) {
 	for _, e := range stores.Impls {
 		b.Run("impl="+e.Name, func(b *testing.B) {
-			st := build(e, p)
+			st := build(e.New, p)
 			b.ReportAllocs()
 			body(b, st)
 		})
@@ -219,7 +212,7 @@ func benchMemory(b *testing.B, p *storePopulation) {
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				before := ms.HeapAlloc
-				st := build(e, p)
+				st := build(e.New, p)
 				runtime.GC()
 				runtime.ReadMemStats(&ms)
 				retained += float64(ms.HeapAlloc) - float64(before)

@@ -3,7 +3,6 @@ package storetest
 import (
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -26,26 +25,12 @@ type orderRig struct {
 }
 
 func (r *orderRig) run(readers int, probe func(i int, phase int64) bool, write func()) {
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for range readers {
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				s := r.state.Load()
-				if !probe(int(uint32(s)), s>>32) {
-					return
-				}
-			}
-		})
-	}
+	stop := whileReading(readers, func() bool {
+		s := r.state.Load()
+		return probe(int(uint32(s)), s>>32)
+	})
 	write()
-	close(stop)
-	wg.Wait()
+	stop()
 }
 
 // at publishes that the writer is at key i (only the writer calls it).

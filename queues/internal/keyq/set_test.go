@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
 // newTestSet returns a Set of ints (an int accumulator: 0 is empty).
@@ -109,42 +107,6 @@ func TestOrder(t *testing.T) {
 				t.Errorf("popped %v, want %v", got, want)
 			}
 		})
-	}
-}
-
-// TestRingOverflowKeepsOrderUnderInterleaving: pushes while later rings are
-// in use go behind them, even when the first ring has room again.
-func TestRingOverflowKeepsOrderUnderInterleaving(t *testing.T) {
-	o, err := mpmc.NewQueue[entry](4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []int32
-	pop := func() {
-		if e, ok := o.TryPop(); ok {
-			got = append(got, e.slot)
-		}
-	}
-	next := int32(0)
-	for round := range 50 {
-		for range round % 7 {
-			o.Push(entry{slot: next})
-			next++
-		}
-		for range round % 5 {
-			pop()
-		}
-	}
-	for !o.Empty() {
-		pop()
-	}
-	for i, v := range got {
-		if v != int32(i) {
-			t.Fatalf("pop %d returned entry %d: order broken (%v)", i, v, got)
-		}
-	}
-	if int32(len(got)) != next {
-		t.Fatalf("popped %d of %d entries", len(got), next)
 	}
 }
 

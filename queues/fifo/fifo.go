@@ -24,6 +24,8 @@ type item struct {
 type core struct {
 	set  *keyq.Set[item]
 	keys keyq.KeyFunc
+	refs []keyq.Ref // Replace's scratch, used under every lock: a relist
+	// of n keys would otherwise allocate n refs each time
 }
 
 func newCore(keyFunc cache.KeyFunc, c keyq.Config) (core, error) {
@@ -124,16 +126,18 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 func (f *core) Replace(list []any, _ string) error {
 	return f.set.Bulk(func(b *keyq.Bulk[item]) error {
 		stamp := b.NewStamp()
-		refs := make([]keyq.Ref, len(list))
+		refs := f.refs[:0]
+		defer func() { f.refs = refs[:0] }()
 		var scratch [keyq.ScratchSize]byte
-		for i, obj := range list {
+		for _, obj := range list {
 			ks, kb, err := f.keys.Key(obj, scratch[:0])
 			if err != nil {
-				forgetUnused(b, refs[:i])
+				forgetUnused(b, refs)
 				return cache.KeyError{Obj: obj, Err: err}
 			}
-			refs[i], _ = b.Lookup(ks, kb, true)
-			b.Slot(refs[i]).Stamp = stamp
+			r, _ := b.LookupNext(ks, kb, true)
+			b.Slot(r).Stamp = stamp
+			refs = append(refs, r)
 		}
 		b.ResetQueue()
 		b.Range(func(r keyq.Ref, sl *keyq.Slot[item]) bool {

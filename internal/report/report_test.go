@@ -25,7 +25,7 @@ type series struct {
 }
 
 // units is the order go test prints metrics in, roughly.
-var units = []string{"ns/op", "items/s", "events/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
+var units = []string{"ns/op", "items/s", "events/s", "reads/s", "writes/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
 
 func rawFile(t *testing.T, dir, file, date string, ss []series) string {
 	t.Helper()
@@ -303,4 +303,35 @@ func TestLoadStacksAreRankedByEventsAgainstTheirOwnBaseline(t *testing.T) {
 	assert.Regexp(t, "\\| `scenario=storm/pipeline=informer-2` \\| — \\| 1\\.00\\dk ± \\d+% \\| \\*\\*2\\.00×\\*\\* \\(p=0\\.002\\) \\| — \\|", md)
 	assert.NotContains(t, md, "(no baseline)")
 	assert.Contains(t, l.read(t, "README.md"), "| [Load](results/README.md#family-load) | `mutex+mutex+mutex` | 2.00× | `events/s` (higher is better), geometric mean over 3 benchmarks |")
+}
+
+// TestWindowedSecPerOpIsNotScored: a Store op=mixed row runs for a fixed
+// measuring window and reports reads/s and writes/s, so its sec/op is the
+// window. It stays in the tables but not in the sec/op score: here mutex's
+// window overran by 20%, which counted would make the headline 0.77× over 2
+// benchmarks instead of op=get's 0.50× over 1.
+func TestWindowedSecPerOpIsNotScored(t *testing.T) {
+	l := newLab(t)
+	store := func(op, impl string, ns, writes float64) series {
+		m := map[string]float64{"ns/op": ns}
+		if writes > 0 {
+			m["reads/s"], m["writes/s"] = 2*writes, writes
+		}
+		return series{"Store/op=" + op + "/objects=100000/indexes=2", impl, 6, m}
+	}
+	run := []series{
+		store("get", "clientgo", 100, 0), store("get", "mutex", 50, 0),
+		store("mixed/readers=2/writers=1", "clientgo", 5e6, 1e4), store("mixed/readers=2/writers=1", "mutex", 6e6, 5e4),
+	}
+	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", run)
+
+	_, err := report.Generate(l.opts)
+	require.NoError(t, err)
+	md := l.read(t, "results/README.md")
+	assert.Contains(t, md, "- **Store, in general → `mutex`**: 0.50× the baseline's `sec/op` (lower is better; geometric mean over 1 benchmark, 1 significant win).")
+	assert.Regexp(t, "\\| `op=mixed/readers=2/writers=1/objects=100000/indexes=2-2` \\| 5\\.0\\d*m ± \\d+% \\| 1\\.20× \\(p=0\\.002\\) \\|", md,
+		"the table still shows the window")
+	assert.Regexp(t, "\\| `op=mixed/readers=2/writers=1/objects=100000/indexes=2-2` \\| 10\\.0\\d*k ± \\d+% \\| \\*\\*5\\.00×\\*\\* \\(p=0\\.002\\) \\|", md,
+		"and the rates, which are the measure")
+	assert.Contains(t, l.read(t, "README.md"), "| [Store](results/README.md#family-store) | `mutex` | 0.50× | `sec/op` (lower is better), geometric mean over 1 benchmark |")
 }

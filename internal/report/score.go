@@ -39,7 +39,8 @@ func oriented(r float64, dir benchcmp.Direction) float64 {
 }
 
 // scores ranks every non-baseline implementation of f over rows in unit,
-// best first. It is empty without a baseline or a direction.
+// best first, leaving out the rows whose unit measures no implementation
+// (windowed). It is empty without a baseline or a direction.
 func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 	dir := m.Grid.Better(unit)
 	if f.Baseline == "" || dir == benchcmp.Unknown {
@@ -54,6 +55,9 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 		s := Score{Impl: impl}
 		logSum := 0.0
 		for _, r := range rows {
+			if windowed(f.Name, r, unit) {
+				continue
+			}
 			c := m.Grid.Compare(r, unit, base, impl)
 			if c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 {
 				continue

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,14 +38,13 @@ type runOptions struct {
 	profiles                 metrics.Profiles
 	// overrides apply, in flag order, to the chosen scenario.
 	overrides []func(*scenario.Scenario)
-	rateSet   bool
 }
 
 func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs := flag.NewFlagSet("queuelab run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	o := &runOptions{}
-	fs.StringVar(&o.scenario, "scenario", "default", "scenario, or a comma-separated list run one after another: "+scenarioNames())
+	fs.StringVar(&o.scenario, "scenario", "default", "scenario, or a comma-separated list run one after another: "+strings.Join(scenario.Names(), ", "))
 	fs.StringVar(&o.pipelines, "pipeline", "", "pipelines to run: informer, workqueue, store, comma-separated, or all (default: the scenario's)")
 	fs.StringVar(&o.impl, "impl", "", "implementation stacks, comma-separated: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue) (default: the scenario's stacks)")
 	fs.StringVar(&o.store, "store", "", "store implementations (name, list or all); with --fifo/--workq instead of --impl, their product runs")
@@ -61,43 +61,17 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 
 	set := func(f func(*scenario.Scenario)) { o.overrides = append(o.overrides, f) }
 	intFlag := func(name, usage string, apply func(*scenario.Scenario, int)) {
-		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return errors.New("not an integer")
-			}
-			set(func(s *scenario.Scenario) { apply(s, n) })
-			return nil
-		})
+		overrideFlag(fs, set, name, usage, "not an integer", strconv.Atoi, apply)
 	}
 	floatFlag := func(name, usage string, apply func(*scenario.Scenario, float64)) {
-		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				return errors.New("not a number")
-			}
-			set(func(s *scenario.Scenario) { apply(s, x) })
-			return nil
-		})
+		overrideFlag(fs, set, name, usage, "not a number", func(v string) (float64, error) { return strconv.ParseFloat(v, 64) }, apply)
 	}
 	durFlag := func(name, usage string, apply func(*scenario.Scenario, time.Duration)) {
-		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				return errors.New("not a duration (e.g. 30s)")
-			}
-			set(func(s *scenario.Scenario) { apply(s, d) })
-			return nil
-		})
+		overrideFlag(fs, set, name, usage, "not a duration (e.g. 30s)", time.ParseDuration, apply)
 	}
-	fs.Func("seed", "stream seed (default: the scenario's)", func(v string) error {
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return errors.New("not an unsigned integer")
-		}
-		set(func(s *scenario.Scenario) { s.Gen.Seed = n })
-		return nil
-	})
+	overrideFlag(fs, set, "seed", "stream seed", "not an unsigned integer",
+		func(v string) (uint64, error) { return strconv.ParseUint(v, 10, 64) },
+		func(s *scenario.Scenario, n uint64) { s.Gen.Seed = n })
 	intFlag("objects", "initial objects (and the popular key space)", func(s *scenario.Scenario, n int) { s.Gen.Objects = n })
 	intFlag("namespaces", "namespaces", func(s *scenario.Scenario, n int) { s.Gen.Namespaces = n })
 	intFlag("labels", "app label cardinality", func(s *scenario.Scenario, n int) { s.Gen.Labels = n })
@@ -117,14 +91,9 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	floatFlag("missed", "fraction of deletes the watch misses (tombstones at the next relist)", func(s *scenario.Scenario, x float64) { s.Gen.Missed = x })
 	durFlag("resync-every", "simulated resync period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.ResyncEvery = d })
 	durFlag("disconnect-every", "simulated watch disconnect period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.DisconnectEvery = d })
-	fs.Func("rate", "offered load in events/s, 0 = open loop (default: the scenario's)", func(v string) error {
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return errors.New("not a number")
-		}
-		o.rateSet = true
-		set(func(s *scenario.Scenario) { s.Opts.Schedule.Rate = x })
-		return nil
+	// A rate given replaces a half-load scenario's calibrated one.
+	floatFlag("rate", "offered load in events/s, 0 = open loop", func(s *scenario.Scenario, x float64) {
+		s.Opts.Schedule.Rate, s.HalfLoad = x, false
 	})
 	intFlag("burst", "events arriving back to back at the start of every --burst-every", func(s *scenario.Scenario, n int) { s.Opts.Schedule.Burst = n })
 	durFlag("burst-every", "burst period", func(s *scenario.Scenario, d time.Duration) { s.Opts.Schedule.BurstEvery = d })
@@ -141,16 +110,25 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	})
 	durFlag("reconcile-cost", "CPU time each reconcile burns", func(s *scenario.Scenario, d time.Duration) { s.Opts.ReconcileCost = d })
 	floatFlag("error-rate", "fraction of reconciles failing into AddRateLimited", func(s *scenario.Scenario, x float64) { s.Opts.ErrorRate = x })
-	fs.Func("batch", "informer consumer uses PopBatch + store transactions where supported (true/false)", func(v string) error {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return errors.New("not a boolean")
-		}
-		set(func(s *scenario.Scenario) { s.Opts.Batch = b })
-		return nil
-	})
+	overrideFlag(fs, set, "batch", "informer consumer uses PopBatch + store transactions where supported (true/false)",
+		"not a boolean", strconv.ParseBool, func(s *scenario.Scenario, b bool) { s.Opts.Batch = b })
 	durFlag("stall", "fail a run that makes no progress for this long", func(s *scenario.Scenario, d time.Duration) { s.Opts.Stall = d })
 	return fs, o
+}
+
+// overrideFlag defines flag name on fs: parse turns its value into a T,
+// whose override apply is handed to set; a value parse rejects fails the
+// flag with the message bad.
+func overrideFlag[T any](fs *flag.FlagSet, set func(func(*scenario.Scenario)), name, usage, bad string,
+	parse func(string) (T, error), apply func(*scenario.Scenario, T)) {
+	fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
+		x, err := parse(v)
+		if err != nil {
+			return errors.New(bad)
+		}
+		set(func(s *scenario.Scenario) { apply(s, x) })
+		return nil
+	})
 }
 
 // parseRatios parses "a=0.1,b=0.9": every name once, values summing to 1
@@ -160,12 +138,7 @@ func parseRatios(v string, names ...string) ([]float64, error) {
 	seen := map[string]bool{}
 	for _, part := range strings.Split(v, ",") {
 		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		i := -1
-		for j, n := range names {
-			if n == k {
-				i = j
-			}
-		}
+		i := slices.Index(names, k)
 		if !ok || i < 0 || seen[k] {
 			return nil, fmt.Errorf("want %s=<ratio>,... each once, got %q", strings.Join(names, "|"), part)
 		}
@@ -176,14 +149,6 @@ func parseRatios(v string, names ...string) ([]float64, error) {
 		seen[k], out[i] = true, x
 	}
 	return out, nil
-}
-
-func scenarioNames() string {
-	var names []string
-	for _, s := range scenario.All() {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // registries are the families the run command resolves names in; tests
@@ -274,9 +239,6 @@ func (o *runOptions) plan(name string) (*plan, error) {
 	}
 	for _, f := range o.overrides {
 		f(&sc)
-	}
-	if o.rateSet {
-		sc.HalfLoad = false
 	}
 	if err := sc.Gen.Validate(); err != nil {
 		return nil, err

@@ -101,3 +101,18 @@ func TestVerdictFailsTheCommand(t *testing.T) {
 	assert.Contains(t, errOut.String(), "bad+bad+bad FAILED")
 	assert.NotContains(t, errOut.String(), "ok+ok+ok")
 }
+
+// TestRunRateReplacesHalfLoad: a half-load scenario calibrates its rate
+// unless --rate gives one.
+func TestRunRateReplacesHalfLoad(t *testing.T) {
+	for _, args := range [][]string{nil, {"--rate", "1000"}} {
+		fs, o := runFlagSet(&bytes.Buffer{})
+		require.NoError(t, fs.Parse(args))
+		p, err := o.plan("half-load")
+		require.NoError(t, err)
+		assert.Equal(t, args == nil, p.sc.HalfLoad, "%q", args)
+		if args != nil {
+			assert.Equal(t, 1000.0, p.sc.Opts.Schedule.Rate)
+		}
+	}
+}

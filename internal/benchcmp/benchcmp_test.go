@@ -200,9 +200,9 @@ func TestLoadReadsHeadersAndFilters(t *testing.T) {
 	path := baseRun("commit: 0123abcd\ngo: go1.26.8\nclient-go: v0.37.2\nnote: quiet machine\n", 60).write(t, "run.txt")
 	d, err := benchcmp.Load(path)
 	require.NoError(t, err)
-	assert.Equal(t, "0123abcd", d.Header(path, "commit"))
-	assert.Equal(t, "v0.37.2", d.Header(path, "client-go"))
-	assert.Equal(t, "quiet machine", d.Header(path, "note"))
+	assert.Equal(t, "0123abcd", d.Headers[path]["commit"])
+	assert.Equal(t, "v0.37.2", d.Headers[path]["client-go"])
+	assert.Equal(t, "quiet machine", d.Headers[path]["note"])
 	assert.Equal(t, 18, d.Len())
 
 	g, err := d.Group(benchcmp.ByImpl, benchcmp.Options{Filter: "/impl:(clientgo OR ring)"})

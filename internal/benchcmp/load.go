@@ -80,10 +80,6 @@ func Load(paths ...string) (*Data, error) {
 // Len is the number of benchmark result lines read.
 func (d *Data) Len() int { return len(d.results) }
 
-// Header returns the value of a header key in file (a label from Files), or
-// "" when the file does not set it.
-func (d *Data) Header(file, key string) string { return d.Headers[file][key] }
-
 func splitLabel(p string) (label, path string) {
 	if i := strings.Index(p, "="); i > 0 {
 		return p[:i], p[i+1:]

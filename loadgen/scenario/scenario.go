@@ -78,14 +78,21 @@ func All() []Scenario {
 	}
 }
 
+// Names lists the scenarios' names, default first.
+func Names() []string {
+	var names []string
+	for _, s := range All() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
 // Lookup returns the scenario called name, or an error listing the names.
 func Lookup(name string) (Scenario, error) {
-	var names []string
 	for _, s := range All() {
 		if s.Name == name {
 			return s, nil
 		}
-		names = append(names, s.Name)
 	}
-	return Scenario{}, fmt.Errorf("--scenario: unknown scenario %q (known: %s)", name, strings.Join(names, ", "))
+	return Scenario{}, fmt.Errorf("--scenario: unknown scenario %q (known: %s)", name, strings.Join(Names(), ", "))
 }

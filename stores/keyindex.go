@@ -17,8 +17,8 @@ type keyIndex struct {
 	n       int
 }
 
-func newKeyIndex(size int) keyIndex {
-	ix := keyIndex{seed: maphash.MakeSeed()}
+func newKeyIndex(seed maphash.Seed, size int) keyIndex {
+	ix := keyIndex{seed: seed}
 	ix.resize(size)
 	return ix
 }

@@ -33,12 +33,20 @@ type lfMap[E any, P interface {
 	*E
 	mapKey() string
 }] struct {
-	cur  atomic.Pointer[lfSlots[E]]
-	seed maphash.Seed
+	lfMapShared[E]
+	// The writer's counters change with every insert and remove; the
+	// padding keeps them off the lines readers load cur, seed and tomb from.
+	_ [cacheLine]byte
 
 	// Writer-only.
 	live, used int // elements; elements plus tombstones
-	tomb       *E  // the tombstone, distinct from every element
+}
+
+// lfMapShared is the part of an lfMap that readers load.
+type lfMapShared[E any] struct {
+	cur  atomic.Pointer[lfSlots[E]]
+	seed maphash.Seed
+	tomb *E // the tombstone, distinct from every element; immutable
 }
 
 type lfSlots[E any] struct {
@@ -50,7 +58,7 @@ func newLFMap[E any, P interface {
 	*E
 	mapKey() string
 }](size int) *lfMap[E, P] {
-	m := &lfMap[E, P]{seed: maphash.MakeSeed(), tomb: new(E)}
+	m := &lfMap[E, P]{lfMapShared: lfMapShared[E]{seed: maphash.MakeSeed(), tomb: new(E)}}
 	m.cur.Store(newLFSlots[E](4 * size))
 	return m
 }
@@ -72,15 +80,26 @@ func (m *lfMap[E, P]) get(key string) *E {
 	return e
 }
 
-// lookup returns the element with key and its slot, or nil.
+// lookup returns the element with key and its slot. When key is missing it
+// returns nil and the slot an insert of key would take (the first tombstone
+// on key's probe sequence, else the empty slot that ends it), which the
+// writer hands to insertAt.
 func (m *lfMap[E, P]) lookup(key string) (*E, int) {
 	t := m.cur.Load()
+	free := -1
 	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
 		e := t.slots[i].Load()
-		if e == nil {
-			return nil, -1
-		}
-		if e != m.tomb && P(e).mapKey() == key {
+		switch {
+		case e == nil:
+			if free < 0 {
+				free = int(i)
+			}
+			return nil, free
+		case e == m.tomb:
+			if free < 0 {
+				free = int(i) // reusable, once sure the key is not further on
+			}
+		case P(e).mapKey() == key:
 			return e, int(i)
 		}
 	}
@@ -90,50 +109,41 @@ func (m *lfMap[E, P]) lookup(key string) (*E, int) {
 // key with no put or remove since (writer only).
 func (m *lfMap[E, P]) setAt(i int, e *E) { m.cur.Load().slots[i].Store(e) }
 
+// insertAt stores e, whose key lookup just missed, in the slot that lookup
+// returned, with no put or remove since (writer only).
+func (m *lfMap[E, P]) insertAt(i int, e *E) {
+	t := m.cur.Load()
+	if t.slots[i].Load() == nil {
+		m.used++ // else a tombstone, counted already
+	}
+	t.slots[i].Store(e)
+	m.live++
+	if 4*m.used > len(t.slots) {
+		m.rehash()
+	}
+}
+
+// removeAt deletes the element in slot i, which lookup returned for its key
+// with no put or remove since (writer only).
+func (m *lfMap[E, P]) removeAt(i int) {
+	m.cur.Load().slots[i].Store(m.tomb)
+	m.live--
+}
+
 // put stores e under its key, replacing any element with that key (writer
 // only).
 func (m *lfMap[E, P]) put(e *E) {
-	key := P(e).mapKey()
-	t := m.cur.Load()
-	free := -1
-	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
-		x := t.slots[i].Load()
-		switch {
-		case x == nil:
-			if free < 0 {
-				free = int(i)
-				m.used++
-			}
-			t.slots[free].Store(e)
-			m.live++
-			if 4*m.used > len(t.slots) {
-				m.rehash()
-			}
-			return
-		case x == m.tomb:
-			if free < 0 {
-				free = int(i) // reuse it, once sure the key is not further on
-			}
-		case P(x).mapKey() == key:
-			t.slots[i].Store(e)
-			return
-		}
+	if x, i := m.lookup(P(e).mapKey()); x != nil {
+		m.setAt(i, e)
+	} else {
+		m.insertAt(i, e)
 	}
 }
 
 // remove deletes the element with key, if any (writer only).
 func (m *lfMap[E, P]) remove(key string) {
-	t := m.cur.Load()
-	for i := maphash.String(m.seed, key) & t.mask; ; i = (i + 1) & t.mask {
-		x := t.slots[i].Load()
-		if x == nil {
-			return
-		}
-		if x != m.tomb && P(x).mapKey() == key {
-			t.slots[i].Store(m.tomb)
-			m.live--
-			return
-		}
+	if x, i := m.lookup(key); x != nil {
+		m.removeAt(i)
 	}
 }
 

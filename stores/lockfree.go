@@ -56,9 +56,14 @@ import (
 // old object, or a Get return the new object and a scan still hold the old.
 // results/notes.md has the measurements.
 type LockFree struct {
-	mu    sync.Mutex // serializes writers; readers never take it
+	// state is the one word every reader loads; the padding keeps the
+	// writers' lock and resource version off its cache line, so a write
+	// does not take the line away from every reader.
 	state atomic.Pointer[lfState]
-	opts  options
+	_     [cacheLine]byte
+
+	mu   sync.Mutex // serializes writers; readers never take it
+	opts options
 
 	// rvMu guards rv. Writers set rv under mu as well; LastStoreSyncResourceVersion
 	// takes rvMu alone, which is held only to copy a string, so it never
@@ -139,7 +144,7 @@ func (st *lfState) put(key string, obj any) error {
 		for i, c := range st.cols {
 			st.join(v, int32(i), c, st.scratch[i])
 		}
-		st.items.put(v)
+		st.items.insertAt(at, v) // join and push touch other maps: at still holds
 		v.hidden.Store(false)
 		return nil
 	}
@@ -173,12 +178,12 @@ func (st *lfState) sameValues(v *version) bool {
 
 // remove deletes key (writer only); a missing key is a no-op.
 func (st *lfState) remove(key string) {
-	v := st.items.get(key)
+	v, at := st.items.lookup(key)
 	if v == nil {
 		return
 	}
 	v.hidden.Store(true) // the deletion, for readers: see version
-	st.items.remove(key)
+	st.items.removeAt(at)
 	if st.all.remove(v.allPos) {
 		st.compact(st.all)
 	}
@@ -213,10 +218,10 @@ func (st *lfState) join(v *version, col int32, c *lfCol, values []string) {
 		if slices.Contains(values[:i], value) {
 			continue
 		}
-		p := c.postings.get(value)
+		p, at := c.postings.lookup(value)
 		if p == nil {
 			p = newPosting(value, 0)
-			c.postings.put(p)
+			c.postings.insertAt(at, p)
 		}
 		v.marks = append(v.marks, lfMark{p: p, col: col, pos: st.push(p, v)})
 	}

@@ -1,18 +1,23 @@
 package stores
 
 import (
+	"hash/maphash"
 	"maps"
+	"math/bits"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
-// Sharded spreads keys over a power-of-two number of shards by key hash
-// (internal/shard), each shard a table (see Mutex) with its own RWMutex and
-// its own fragment of every index. Writers to different shards do not
+// Sharded spreads keys over a power-of-two number of shards (counted as
+// internal/shard counts them) by key hash, each shard a table (see Mutex)
+// with its own RWMutex and its own fragment of every index. A key is hashed
+// once per operation: the hash's top bits pick its shard, its low bits find
+// it in the shard's table (see shardSet.hash). Writers to different shards do not
 // contend; ByIndex, Index, IndexKeys, List and ListIndexFuncValues visit
 // the shards one at a time and merge, so a writer waits at most for one
 // shard's part of a scan, never for the whole scan.
@@ -27,8 +32,14 @@ import (
 // it, so it may combine a later write to one shard with an earlier state
 // of another.
 type Sharded struct {
+	// set is loaded by every operation, seq added to by every write that
+	// carries a resource version: the padding keeps them apart (and seq
+	// from the cold fields after it), so writes do not take set's line
+	// away from readers.
 	set atomic.Pointer[shardSet]
+	_   [cacheLine]byte
 	seq atomic.Uint64 // orders resource-version updates across shards
+	_   [cacheLine]byte
 
 	wmu  sync.Mutex // serializes Replace and AddIndexers
 	base rvMark     // set by Replace and Bookmark; guarded by baseMu
@@ -40,19 +51,43 @@ type Sharded struct {
 // shardSet is one generation of shards; Replace installs a new one.
 // AddIndexers installs a copy with more indexers over the same shards.
 type shardSet struct {
-	picker   shard.Picker[string]
+	seed     maphash.Seed // the key hash's, shared by every shard's table
+	shift    uint         // a key's shard is its hash >> shift
 	shards   []shardT
 	indexers cache.Indexers // never mutated
 }
 
-// shardT is one shard, padded so that neighbouring shards' locks do not
-// share a cache line.
-type shardT struct {
+func newShardSet(seed maphash.Seed, n int, indexers cache.Indexers) *shardSet {
+	return &shardSet{seed: seed, shift: uint(64 - bits.TrailingZeros(uint(n))), shards: make([]shardT, n), indexers: indexers}
+}
+
+// hash returns the index of key's shard and the hash its table finds key
+// by: the top bits of one maphash pick the shard and the low 32 bits,
+// independent of them, go to the table's keyIndex.
+func (set *shardSet) hash(key string) (shard int, h uint32) {
+	x := maphash.String(set.seed, key)
+	return int(x >> set.shift), uint32(x)
+}
+
+// locate returns key's shard and its hash for the shard's table.
+func (set *shardSet) locate(key string) (*shardT, uint32) {
+	i, h := set.hash(key)
+	return &set.shards[i], h
+}
+
+// shardCore is the part of a shard that is touched together.
+type shardCore struct {
 	mu      sync.RWMutex
 	t       *table
 	retired bool   // the shard belongs to a replaced generation
 	rv      rvMark // the last resource version a write here carried
-	_       [40]byte
+}
+
+// shardT is one shard, padded to whole cache lines so that neighbouring
+// shards' locks do not share one.
+type shardT struct {
+	shardCore
+	_ [(cacheLine - unsafe.Sizeof(shardCore{})%cacheLine) % cacheLine]byte
 }
 
 // rvMark is a resource version stamped with the order it was seen in.
@@ -77,23 +112,22 @@ func NewSharded(indexers cache.Indexers, shards int, opts ...Option) (*Sharded, 
 	}
 	s := &Sharded{opts: newOptions(opts)}
 	indexers = maps.Clone(indexers)
-	set := &shardSet{picker: shard.NewPicker[string](n), shards: make([]shardT, n), indexers: indexers}
+	set := newShardSet(maphash.MakeSeed(), n, indexers)
 	for i := range set.shards {
-		set.shards[i].t = newTable(indexers)
+		set.shards[i].t = newTable(indexers, set.seed)
 	}
 	s.set.Store(set)
 	return s, nil
 }
 
-func (set *shardSet) of(key string) *shardT { return &set.shards[set.picker.Of(key)] }
-
-// lock write-locks the current shard of key.
-func (s *Sharded) lock(key string) *shardT {
+// lock write-locks the current shard of key and returns it with key's hash
+// for its table.
+func (s *Sharded) lock(key string) (*shardT, uint32) {
 	for {
-		sh := s.set.Load().of(key)
+		sh, h := s.set.Load().locate(key)
 		sh.mu.Lock()
 		if !sh.retired {
-			return sh
+			return sh, h
 		}
 		sh.mu.Unlock() // lost a race with Replace: use the new generation
 	}
@@ -114,9 +148,9 @@ func (s *Sharded) Update(key string, obj any) { s.opts.report(s.UpdateChecked(ke
 // UpdateChecked implements Store.
 func (s *Sharded) UpdateChecked(key string, obj any) error {
 	rv, hasRV := objectRV(obj)
-	sh := s.lock(key)
+	sh, h := s.lock(key)
 	defer sh.mu.Unlock()
-	if err := sh.t.put(key, obj); err != nil {
+	if err := sh.t.putHashed(key, h, obj); err != nil {
 		return err
 	}
 	if hasRV {
@@ -132,9 +166,9 @@ func (s *Sharded) Delete(key string) { s.DeleteWithObject(key, nil) }
 // resource version to obj's.
 func (s *Sharded) DeleteWithObject(key string, obj any) {
 	rv, hasRV := objectRV(obj)
-	sh := s.lock(key)
+	sh, h := s.lock(key)
 	defer sh.mu.Unlock()
-	sh.t.remove(key)
+	sh.t.removeHashed(key, h)
 	if hasRV {
 		s.stamp(sh, rv)
 	}
@@ -142,9 +176,9 @@ func (s *Sharded) DeleteWithObject(key string, obj any) {
 
 // Get returns the object stored under key.
 func (s *Sharded) Get(key string) (any, bool) {
-	sh := s.set.Load().of(key)
+	sh, h := s.set.Load().locate(key)
 	sh.mu.RLock()
-	obj, ok := sh.t.get(key) // cannot panic: no deferred unlock needed
+	obj, ok := sh.t.getHashed(key, h) // cannot panic: no deferred unlock needed
 	sh.mu.RUnlock()
 	return obj, ok
 }
@@ -200,25 +234,29 @@ func (s *Sharded) Replace(items map[string]any, resourceVersion string) {
 }
 
 // ReplaceChecked implements Store: the new shards are built without any
-// shard lock held, then swapped in at once.
+// shard lock held, then swapped in at once. A first pass over items counts
+// each shard's keys, so every table is sized exactly and then filled in
+// place (no one else sees the new tables yet): no per-shard copy of items.
 func (s *Sharded) ReplaceChecked(items map[string]any, resourceVersion string) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	old := s.set.Load()
-	next := &shardSet{picker: old.picker, shards: make([]shardT, len(old.shards)), indexers: old.indexers}
-	parts := make([]map[string]any, len(next.shards))
-	for i := range parts {
-		parts[i] = make(map[string]any, len(items)/len(parts)+1)
-	}
-	for k, obj := range items {
-		parts[next.picker.Of(k)][k] = obj
+	next := newShardSet(old.seed, len(old.shards), old.indexers)
+	counts := make([]int, len(next.shards))
+	for k := range items {
+		i, _ := next.hash(k)
+		counts[i]++
 	}
 	for i := range next.shards {
-		t := newTable(old.indexers)
-		if err := t.fill(parts[i]); err != nil {
+		t := newTable(next.indexers, next.seed)
+		t.reserve(counts[i])
+		next.shards[i].t = t
+	}
+	for k, obj := range items {
+		sh, h := next.locate(k)
+		if err := sh.t.putHashed(k, h, obj); err != nil {
 			return err
 		}
-		next.shards[i].t = t
 	}
 	old.lockAll()
 	s.set.Store(next)
@@ -382,9 +420,16 @@ func (s *Sharded) TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) *
 	}
 	for {
 		set := s.set.Load()
-		touched := make([]bool, len(set.shards))
+		var small [256]bool // up to 256 shards, touched needs no allocation
+		var touched []bool
+		if n := len(set.shards); n <= len(small) {
+			touched = small[:n]
+		} else {
+			touched = make([]bool, n)
+		}
 		for _, txn := range txns {
-			touched[set.picker.Of(txn.Key)] = true
+			i, _ := set.hash(txn.Key)
+			touched[i] = true
 		}
 		var first *shardT
 		retired := false
@@ -422,5 +467,12 @@ func (set *shardSet) unlock(touched []bool) {
 // TransactionChecked holds.
 type shardWriter struct{ set *shardSet }
 
-func (w shardWriter) put(key string, obj any) error { return w.set.of(key).t.put(key, obj) }
-func (w shardWriter) remove(key string)             { w.set.of(key).t.remove(key) }
+func (w shardWriter) put(key string, obj any) error {
+	sh, h := w.set.locate(key)
+	return sh.t.putHashed(key, h, obj)
+}
+
+func (w shardWriter) remove(key string) {
+	sh, h := w.set.locate(key)
+	sh.t.removeHashed(key, h)
+}

@@ -2,6 +2,7 @@ package stores
 
 import (
 	"cmp"
+	"hash/maphash"
 	"maps"
 	"slices"
 
@@ -29,8 +30,11 @@ type table struct {
 	scratch [][]string // per column: the values being written, reused
 }
 
-func newTable(indexers cache.Indexers) *table {
-	t := &table{ids: newKeyIndex(0)}
+// newTable returns an empty table whose key index hashes with seed. The
+// shards of one Sharded generation share a seed, so the hash that picks a
+// key's shard also finds it in the shard (see putHashed).
+func newTable(indexers cache.Indexers, seed maphash.Seed) *table {
+	t := &table{ids: newKeyIndex(seed, 0)}
 	t.cols = buildColumns(indexers, 0)
 	t.scratch = make([][]string, len(t.cols))
 	return t
@@ -52,11 +56,13 @@ func (t *table) col(name string) *column { return findCol(t.cols, name) }
 
 // put stores obj under key. Every IndexFunc runs before anything changes, so
 // an error leaves the table exactly as it was.
-func (t *table) put(key string, obj any) error {
+func (t *table) put(key string, obj any) error { return t.putHashed(key, t.ids.hash(key), obj) }
+
+// putHashed is put for a key whose hash (keyIndex.hash) the caller has.
+func (t *table) putHashed(key string, h uint32, obj any) error {
 	if err := evalAll(t.cols, t.scratch, key, obj); err != nil {
 		return err
 	}
-	h := t.ids.hash(key)
 	_, s := t.ids.findHashed(key, h, t.keys)
 	if s < 0 {
 		s = int32(len(t.keys))
@@ -76,8 +82,11 @@ func (t *table) put(key string, obj any) error {
 }
 
 // remove deletes key; a missing key is a no-op.
-func (t *table) remove(key string) {
-	b, s := t.ids.find(key, t.keys)
+func (t *table) remove(key string) { t.removeHashed(key, t.ids.hash(key)) }
+
+// removeHashed is remove for a key whose hash the caller has.
+func (t *table) removeHashed(key string, h uint32) {
+	b, s := t.ids.findHashed(key, h, t.keys)
 	if s < 0 {
 		return
 	}
@@ -101,8 +110,11 @@ func (t *table) remove(key string) {
 	}
 }
 
-func (t *table) get(key string) (any, bool) {
-	if _, s := t.ids.find(key, t.keys); s >= 0 {
+func (t *table) get(key string) (any, bool) { return t.getHashed(key, t.ids.hash(key)) }
+
+// getHashed is get for a key whose hash the caller has.
+func (t *table) getHashed(key string, h uint32) (any, bool) {
+	if _, s := t.ids.findHashed(key, h, t.keys); s >= 0 {
 		return t.objs[s], true
 	}
 	return nil, false
@@ -111,15 +123,20 @@ func (t *table) get(key string) (any, bool) {
 // fill builds the table's content from items (the table must be empty);
 // on an IndexFunc error the table is left half-filled and must be dropped.
 func (t *table) fill(items map[string]any) error {
-	t.ids = newKeyIndex(len(items))
-	t.keys = make([]string, 0, len(items))
-	t.objs = make([]any, 0, len(items))
+	t.reserve(len(items))
 	for key, obj := range items {
 		if err := t.put(key, obj); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// reserve sizes the empty table for n keys.
+func (t *table) reserve(n int) {
+	t.ids.resize(n)
+	t.keys = make([]string, 0, n)
+	t.objs = make([]any, 0, n)
 }
 
 // indexed returns new columns for indexers covering every current slot, or

@@ -28,6 +28,9 @@ func suiteOptions(g stores.Guarantees) []storetest.Option {
 	if !g.OrderedUpdates {
 		opts = append(opts, storetest.WithoutOrderedUpdates())
 	}
+	if g.LockFreeReads {
+		opts = append(opts, storetest.WithLockFreeReads())
+	}
 	return opts
 }
 

@@ -15,13 +15,16 @@ type Guarantees struct {
 	// cases otherwise.
 	Ext bool
 	// LockFreeReads: Get, List, ListKeys, ByIndex, Index, IndexKeys and
-	// ListIndexFuncValues never wait for a lock a writer holds.
+	// ListIndexFuncValues never wait for a lock a writer holds. The suites
+	// check it (storetest.WithLockFreeReads).
 	LockFreeReads bool
 	// NonBlockingScans: no scan (List, ListKeys, ByIndex, Index, IndexKeys,
 	// ListIndexFuncValues) holds, for its whole duration, a lock that a
 	// per-key writer (Add, Update, Delete, Transaction) needs; a writer waits
 	// at most for a bounded slice of a scan. client-go's scans hold the read
 	// lock throughout, so its single writer stalls behind every lister.
+	// No suite checks it (a scan cannot be paused from outside);
+	// BenchmarkStoreScanContention measures the writer's rate under it.
 	NonBlockingScans bool
 	// AtomicTransactions: readers see a Transaction entirely or not at all,
 	// as with client-go. Without it each write of a Transaction is atomic on

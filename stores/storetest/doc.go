@@ -7,6 +7,7 @@
 //
 // The suite passes on client-go's implementation (a suite client-go fails is
 // a wrong suite), except for [ext] properties (IndexFunc errors reported
-// instead of panicking) and [relaxed] ones (guarantees a variant declares it
-// weakens), which are skipped with a message saying why.
+// instead of panicking, reads that never wait for a writer) and [relaxed]
+// ones (guarantees a variant declares it weakens), which are skipped with a
+// message saying why.
 package storetest

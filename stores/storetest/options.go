@@ -15,6 +15,7 @@ type config struct {
 	atomicTransactions bool
 	snapshotScans      bool
 	orderedUpdates     bool
+	lockFreeReads      bool
 	timeout            time.Duration
 }
 
@@ -51,6 +52,12 @@ func WithoutSnapshotScans() Option { return func(c *config) { c.snapshotScans = 
 // under its new value, then a Get returning the old object). The property
 // that calls see every update at one instant is then skipped [relaxed].
 func WithoutOrderedUpdates() Option { return func(c *config) { c.orderedUpdates = false } }
+
+// WithLockFreeReads declares that readers never wait for a writer: Get,
+// List, ListKeys, ByIndex, Index, IndexKeys and ListIndexFuncValues return
+// while a write is in progress. Without it that [ext] property is skipped
+// (client-go's readers wait for its writer's lock).
+func WithLockFreeReads() Option { return func(c *config) { c.lockFreeReads = true } }
 
 // WithTimeout sets each subtest's deadlock watchdog (default
 // watchdog.DefaultTimeout).

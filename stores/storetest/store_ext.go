@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
@@ -40,23 +41,65 @@ func (s storeSuite) runRelaxed(t *testing.T) {
 	}
 }
 
-// runExt runs the [ext] properties, or skips them when not declared.
+// runExt runs the [ext] properties, or skips those not declared.
 func (s storeSuite) runExt(t *testing.T) {
+	const panics = "[ext] client-go panics when an IndexFunc fails"
 	for _, p := range []struct {
-		name string
-		run  func(t *testing.T)
+		name     string
+		declared bool
+		skip     string
+		run      func(t *testing.T)
 	}{
-		{"index-func-error-in-update-changes-nothing", s.indexErrorUpdate},
-		{"index-func-error-in-replace-changes-nothing", s.indexErrorReplace},
-		{"index-func-error-in-transaction-skips-that-write", s.indexErrorTransaction},
-		{"index-func-error-in-add-indexers-changes-nothing", s.indexErrorAddIndexers},
+		{"index-func-error-in-update-changes-nothing", s.ext, panics, s.indexErrorUpdate},
+		{"index-func-error-in-replace-changes-nothing", s.ext, panics, s.indexErrorReplace},
+		{"index-func-error-in-transaction-skips-that-write", s.ext, panics, s.indexErrorTransaction},
+		{"index-func-error-in-add-indexers-changes-nothing", s.ext, panics, s.indexErrorAddIndexers},
+		{"reads-do-not-wait-for-a-writer", s.lockFreeReads,
+			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)",
+			s.readsDoNotWaitForWriter},
 	} {
-		if !s.ext {
-			t.Run(p.name, func(t *testing.T) { t.Skip("[ext] client-go panics when an IndexFunc fails") })
+		if !p.declared {
+			t.Run(p.name, func(t *testing.T) { t.Skip(p.skip) })
 			continue
 		}
 		s.run(t, p.name, p.run)
 	}
+}
+
+// readsDoNotWaitForWriter stops a writer inside its IndexFunc, which every
+// store runs as part of the write, and reads meanwhile. A store whose reads
+// wait for the writer deadlocks here until the watchdog fails the test.
+func (s storeSuite) readsDoNotWaitForWriter(t *testing.T) {
+	const blockIndex = "block"
+	inWrite, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once // the store, and the final check, may index the writer again
+	ix := Indexers()
+	ix[blockIndex] = func(obj any) ([]string, error) {
+		m, err := metaOf(obj)
+		if err != nil {
+			return nil, err
+		}
+		if m.GetName() == "writer" {
+			once.Do(func() { close(inWrite) })
+			<-release
+		}
+		return []string{"v"}, nil
+	}
+	st := s.newStore(t, ix)
+	a := object("ns1", "a", "1", "x", "")
+	want := put(st, a)
+	w := object("ns1", "writer", "2", "x", "")
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		st.Add(key(w), w)
+	}()
+	<-inWrite
+	verifyExact(t, st, get(st), ix, want) // every read: Get, List(Keys), ByIndex, IndexKeys, ListIndexFuncValues
+	close(release)
+	<-written
+	want[key(w)] = w
+	verifyExact(t, st, get(st), ix, want)
 }
 
 // wantIndexError checks that err reports key, the failing index and the

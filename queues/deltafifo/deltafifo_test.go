@@ -7,6 +7,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/internal/impl/impltest"
 
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
@@ -52,15 +53,8 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		"ring":              {Order: impl.OrderFIFO, Ext: true},
 		"clientgo-realfifo": {Order: impl.OrderFIFO, Peer: true},
 	}
+	impltest.CheckGuarantees(t, deltafifo.Impls, want)
 	for _, e := range deltafifo.Impls {
-		w, ok := want[e.Name]
-		if !ok {
-			t.Errorf("%s: unexpected registry entry", e.Name)
-			continue
-		}
-		if got := e.Guarantees; got != w {
-			t.Errorf("%s: guarantees %+v, want %+v", e.Name, got, w)
-		}
 		if q := e.New(cache.DeltaFIFOOptions{}); q.HasSynced() {
 			t.Errorf("%s: a new queue reports synced before anything was added", e.Name)
 		}

@@ -1,0 +1,33 @@
+// Package impltest checks a family's registry (impl.List) from its tests.
+package impltest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/queuelab/queuelab/internal/impl"
+)
+
+// CheckGuarantees fails t for every entry of l that want does not name,
+// every name of want that l lacks, and every entry whose declared
+// guarantees differ from want's: a suite skips properties by these
+// declarations, so a wrong one silently skips (or runs) the wrong tests.
+func CheckGuarantees[N any, G comparable](t testing.TB, l impl.List[N, G], want map[string]G) {
+	t.Helper()
+	for _, e := range l {
+		w, ok := want[e.Name]
+		if !ok {
+			t.Errorf("%s: unexpected registry entry", e.Name)
+			continue
+		}
+		if e.Guarantees != w {
+			t.Errorf("%s: guarantees %+v, want %+v", e.Name, e.Guarantees, w)
+		}
+	}
+	names := l.Names()
+	for name := range want {
+		if !slices.Contains(names, name) {
+			t.Errorf("%s: missing from the registry", name)
+		}
+	}
+}

@@ -106,11 +106,11 @@ func (m *lfMap[E, P]) lookup(key string) (*E, int) {
 }
 
 // setAt replaces the element in slot i, which lookup returned for the same
-// key with no put or remove since (writer only).
+// key with no write to the map since (writer only).
 func (m *lfMap[E, P]) setAt(i int, e *E) { m.cur.Load().slots[i].Store(e) }
 
 // insertAt stores e, whose key lookup just missed, in the slot that lookup
-// returned, with no put or remove since (writer only).
+// returned, with no write to the map since (writer only).
 func (m *lfMap[E, P]) insertAt(i int, e *E) {
 	t := m.cur.Load()
 	if t.slots[i].Load() == nil {
@@ -124,20 +124,10 @@ func (m *lfMap[E, P]) insertAt(i int, e *E) {
 }
 
 // removeAt deletes the element in slot i, which lookup returned for its key
-// with no put or remove since (writer only).
+// with no write to the map since (writer only).
 func (m *lfMap[E, P]) removeAt(i int) {
 	m.cur.Load().slots[i].Store(m.tomb)
 	m.live--
-}
-
-// put stores e under its key, replacing any element with that key (writer
-// only).
-func (m *lfMap[E, P]) put(e *E) {
-	if x, i := m.lookup(P(e).mapKey()); x != nil {
-		m.setAt(i, e)
-	} else {
-		m.insertAt(i, e)
-	}
 }
 
 // remove deletes the element with key, if any (writer only).

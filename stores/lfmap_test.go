@@ -9,6 +9,17 @@ import (
 	"testing"
 )
 
+// put stores e under its key, replacing any element with that key (writer
+// only): lookup, then setAt or insertAt, as LockFree's writer composes them.
+// Only the tests need it in one call.
+func (m *lfMap[E, P]) put(e *E) {
+	if x, i := m.lookup(P(e).mapKey()); x != nil {
+		m.setAt(i, e)
+	} else {
+		m.insertAt(i, e)
+	}
+}
+
 // TestLFMapChurn drives one lfMap through many inserts, replacements and
 // removals over more keys than the suites use, so that it rehashes both ways
 // (growing, and in place to drop tombstones) and probes wrap around; every

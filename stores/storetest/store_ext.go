@@ -95,7 +95,12 @@ func (s storeSuite) readsDoNotWaitForWriter(t *testing.T) {
 		st.Add(key(w), w)
 	}()
 	<-inWrite
-	verifyExact(t, st, get(st), ix, want) // every read: Get, List(Keys), ByIndex, IndexKeys, ListIndexFuncValues
+	verifyExact(t, st, get(st), ix, want) // Get, List(Keys), ByIndex, IndexKeys, ListIndexFuncValues
+	// Index, the one read verifyExact does not make (its IndexFunc runs on
+	// a, so it does not block here).
+	if objs, err := st.Index(blockIndex, a); err != nil || len(objs) != 1 || objs[0] != a {
+		t.Errorf("Index(%q, a) during a write = %d objects, %v; want [a]", blockIndex, len(objs), err)
+	}
 	close(release)
 	<-written
 	want[key(w)] = w

@@ -24,7 +24,11 @@ func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 			return cols, func(r *Row, i int) string { return abs(r, cols[i]) }, "medians, no " + baseline + " rows"
 		}
 		cols = append([]string{base}, slices.DeleteFunc(cols, func(c string) bool { return c == base })...)
-		atom, _, _ := strings.Cut(base, "+")
+		title := "ratio to " + base
+		if slices.ContainsFunc(cols, func(c string) bool { return strings.Contains(c, "+") }) {
+			// A plain name's peer is the baseline's first part.
+			title += " (a combination: to the all-" + PeerOf("", base) + " one of its size)"
+		}
 		return cols, func(r *Row, i int) string {
 			if peer := PeerOf(cols[i], base); i > 0 && peer != cols[i] {
 				if c := g.Compare(r, unit, peer, cols[i]); c != nil {
@@ -32,7 +36,7 @@ func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 				}
 			}
 			return abs(r, cols[i])
-		}, "ratio to " + base + " (a combination: to the all-" + atom + " one of its size), " + g.insignificant()
+		}, title + ", " + g.insignificant()
 	})
 }
 

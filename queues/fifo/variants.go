@@ -13,9 +13,10 @@ type Mutex struct{ core }
 
 // Sharded is a FIFO split into independently locked shards by key hash.
 // Writers of different shards never contend. Order is FIFO within a shard;
-// Pop serves the shards from a random start, so keys of different shards may overtake
-// each other. Replace and Resync hold every shard lock, so they are atomic
-// with respect to every other operation, Pop's process function included.
+// Pop serves the shards from a random start, so keys of different shards
+// may overtake each other. Replace and Resync hold every shard lock, so they
+// are atomic with respect to every other operation, Pop's process function
+// included.
 type Sharded struct{ core }
 
 // Ring is a FIFO whose key state is sharded like Sharded's, while queued

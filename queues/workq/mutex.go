@@ -10,9 +10,9 @@ var _ workqueue.TypedInterface[string] = (*Mutex[string])(nil)
 
 // Mutex is a work queue guarded by one mutex, like client-go's, but with one
 // state record per item instead of two sets (see table), a ready list linked
-// through those records instead of a re-sliced slice, and wakeups only when a Get is
-// actually parked. It starts no goroutine, unless WithMetrics asks for
-// client-go's queue metrics.
+// through those records instead of a re-sliced slice, and wakeups only when
+// a Get is actually parked. It starts no goroutine, unless WithMetrics asks
+// for client-go's queue metrics.
 //
 // It hands items out in FIFO order of enqueue, as client-go does, and its
 // ShutDownWithDrain waits until nothing is queued or processing (client-go's

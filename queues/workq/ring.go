@@ -62,7 +62,9 @@ type ringEntry[T comparable] struct {
 // Ring is a work queue whose ready items travel through a lock-free MPMC
 // queue of rings (mpmc.Queue), with each item's state in a concurrent map
 // and changed by compare-and-swap: idle → queued → processing →
-// processing+dirty → queued … → idle. Add, Get and Done take no lock.
+// processing+dirty → queued … → idle. Add, Get and Done take no lock on
+// their hot path (an Add that inserts a new item takes the map's bucket
+// lock; a Get that parks, and the producer that wakes it, the gate's).
 //
 // Backlog: a backlog beyond one ring's capacity (a relist's worth of keys)
 // goes into further rings linked behind it, still lock-free; Add neither

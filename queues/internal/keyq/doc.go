@@ -13,7 +13,7 @@
 //     lock; Pop serves the shards from a random start, so order holds per
 //     shard only;
 //   - N shards, ring order: the slots stay sharded, but queued keys are
-//     handed from writers to Pop through one lock-free MPMC ring, so order
+//     handed from writers to Pop through one lock-free MPMC queue, so order
 //     is global FIFO again and Pop never scans.
 //
 // Callers (the families) express their semantics as callbacks that run

@@ -19,10 +19,12 @@ type Config struct {
 	// shard.DefaultCount, others are rounded up to a power of two (see
 	// shard.Validate). 1 gives a single-mutex queue.
 	Shards int
-	// Ring hands queued keys to Pop through one lock-free MPMC ring (global
-	// FIFO order) instead of one deque per shard (FIFO order per shard).
+	// Ring hands queued keys to Pop through one lock-free MPMC queue of
+	// rings (global FIFO order) instead of one deque per shard (FIFO order
+	// per shard).
 	Ring bool
-	// RingSize is the ring's capacity; 0 selects DefaultRingSize.
+	// RingSize is the capacity of each of those rings; 0 selects
+	// DefaultRingSize.
 	RingSize int
 }
 

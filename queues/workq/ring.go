@@ -41,8 +41,6 @@ const (
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
 
-func liveOf(w uint64) int64 { return int64(queuedOf(w) + w&processingMask) }
-
 // Ring entry states beyond the table's: idleRecent is idle, processed
 // since the last sweep (the sweep's second chance, as table.recent); evicted
 // was idle, has been (or is being) removed from the map, and must not be
@@ -82,7 +80,7 @@ type ringEntry[T comparable] struct {
 // Memory: entries of idle items stay in the map as a cache, so re-added keys
 // reuse them without allocating. They are swept by the rule and within the
 // bound of Mutex's table (see table): the insert that grows the map by
-// max(retention budget, peak live items, entries the last sweep kept) since
+// max(retention budget, entries the last sweep kept) since
 // that sweep evicts the idle entries not processed since the sweep before
 // (by CAS to evicted, so a racing Add retries with a fresh entry) and gives
 // the others a second chance (idleRecent → idle). Done marks an entry recent
@@ -104,7 +102,6 @@ type Ring[T comparable] struct {
 
 	states  *xsync.Map[T, *ringEntry[T]]
 	entries atomic.Int64 // entries in states
-	peak    atomic.Int64 // most items live at an insert (a racy maximum)
 	kept    atomic.Int64 // entries the last sweep left
 	sweepMu sync.Mutex
 
@@ -273,21 +270,16 @@ func (q *Ring[T]) Done(item T) {
 	}
 }
 
-// inserted accounts for a new map entry, samples the live items for the
-// peak, and sweeps the map when it has grown enough since the last sweep
+// inserted accounts for a new map entry and sweeps the map when it has
+// grown enough since the last sweep
 // (see Ring). The sweep marks an idle entry evicted and deletes it under the
 // map's bucket lock, so an Add holding that entry sees evicted and inserts a
 // fresh one; it moves idleRecent entries to idle, a CAS that fails
 // harmlessly when an Add takes the entry first.
 func (q *Ring[T]) inserted() {
 	n := q.entries.Add(1)
-	peak := q.peak.Load()
-	if live := liveOf(q.counts.Load()); live > peak {
-		peak = live
-		q.peak.Store(peak) // racy maximum: an estimate is enough
-	}
 	kept := q.kept.Load()
-	if n < kept+max(idleRetention, peak, kept) || !q.sweepMu.TryLock() {
+	if n < kept+max(idleRetention, kept) || !q.sweepMu.TryLock() {
 		return
 	}
 	defer q.sweepMu.Unlock()

@@ -55,17 +55,17 @@ const shrinkAbove = 4096
 // empty, also re-seeds its hash with fresh randomness.
 //
 // Idle records are a cache with second-chance eviction. A sweep runs when
-// inserts have grown the records by max(retain, peak, kept) since the
-// previous sweep, where peak is the most items seen live at an insert and
-// kept what that sweep left: it evicts the idle records whose items were
-// not processed since the sweep before, and clears the mark of the rest.
-// So a sweep costs O(1) per insert amortised, and the records stay within
-// twice the larger of retain, the peak, and the items processed within one
-// sweep interval: for a stream of distinct items, twice retain. The peak,
-// like the capacity client-go's Go maps keep forever, is never forgotten
-// (until the table releases its storage): a controller whose initial list
-// queued every object keeps a record for each of them, instead of evicting
-// them while they wait idle for their next change and re-inserting them
+// inserts have grown the records by max(retain, kept) since the previous
+// sweep, where kept is what that sweep left: it evicts the idle records
+// whose items were not processed since the sweep before, and clears the
+// mark of the rest. So a sweep costs O(1) per insert amortised, and the
+// records stay within twice the larger of retain and the items processed
+// within one sweep interval: for a stream of distinct items, twice retain.
+// Because the interval grows with kept, a controller whose initial list
+// queued every object (sweeps during the list find its items queued and
+// keep them all) keeps a record for each of them until at least half as
+// many new items again have been inserted, instead of evicting them while
+// they wait idle for their next change and re-inserting them
 // then. The mark costs a transition nothing: it is a flag in the record
 // Done writes anyway, with no list of neighbouring records to relink.
 //
@@ -84,7 +84,6 @@ type table[T comparable] struct {
 	processing int     // records in processing or processingDirty
 	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
 	retain     int     // fewest inserts between two sweeps
-	peak       int     // most records live at an insert
 	kept       int     // records the last sweep left
 }
 
@@ -111,8 +110,7 @@ func (t *table[T]) add(item T) (enqueued, marked bool) {
 
 // insert gives item a new record, queued.
 func (t *table[T]) insert(item T) {
-	t.peak = max(t.peak, t.live())
-	if len(t.index) >= t.kept+max(t.retain, t.peak, t.kept) {
+	if len(t.index) >= t.kept+max(t.retain, t.kept) {
 		t.sweep()
 	}
 	if t.index == nil {

@@ -196,6 +196,33 @@ func TestSweepKeepsRecentKeysOnly(t *testing.T) {
 	}
 }
 
+// TestUniqueKeysStayBounded: keys written once, popped and never touched
+// again (objects created and then left alone) are let go by the sweeps, so
+// a stream of them keeps every shard within two sweep periods of keys. A
+// period read from the growing index never ended, and kept them all.
+func TestUniqueKeysStayBounded(t *testing.T) {
+	for name, c := range layouts {
+		t.Run(name, func(t *testing.T) {
+			s := newTestSet(t, c)
+			for i := range 50 * sweepMin {
+				add(s, fmt.Sprint("k", i), 1)
+				err := s.Pop(func(sl *Slot[int], _ bool) (bool, Effect) {
+					sl.Acc = 0
+					return true, Empty
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range s.shards {
+				if n := len(s.shards[i].t.index); n > 2*sweepMin {
+					t.Errorf("shard %d interns %d keys after 50 sweep periods of unique keys, want at most %d", i, n, 2*sweepMin)
+				}
+			}
+		})
+	}
+}
+
 func TestNewStampClearsMarksOnWrap(t *testing.T) {
 	s := newTestSet(t, Config{Shards: 2})
 	add(s, "a", 1)

@@ -1,9 +1,12 @@
-// Package shard spreads keys over a power-of-two number of shards.
+// Package shard spreads keys over a power-of-two number of shards, with the
+// runtime's map hasher (hash/maphash), which is randomly seeded per process
+// and allocation-free for strings.
 //
-// Sharded implementations across the lab use it so that "which shard owns
-// this key" is computed one way everywhere, with the runtime's map hasher
-// (hash/maphash), which is randomly seeded per process and allocation-free
-// for strings.
+// The queues pick shards with it: queues/internal/keyq (under the lab's own
+// FIFOs and DeltaFIFOs) with Strings, workq.Sharded with Picker.
+// stores.Sharded only validates its shard count here: it takes a key's shard
+// from the same maphash value its shard's table finds the key by, so a key
+// is hashed once rather than once for the shard and again for the table.
 package shard
 
 import (

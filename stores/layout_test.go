@@ -3,20 +3,22 @@ package stores
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/queuelab/queuelab/internal/cacheline"
 )
 
-// TestCacheLineLayout pins the padding of the hot structures (see
-// cacheLine): a shard's stride is whole cache lines, and within a struct the
-// fields readers load are a whole cacheLine away from the fields writers
+// TestCacheLineLayout pins the padding of the hot structures (see package
+// cacheline): a shard's stride is whole padding units, and within a struct
+// the fields readers load are a whole unit away from the fields writers
 // write.
 func TestCacheLineLayout(t *testing.T) {
-	if size := unsafe.Sizeof(shardT{}); size%cacheLine != 0 {
-		t.Errorf("Sharded's shard stride is %d bytes, not a multiple of %d", size, cacheLine)
+	if size := unsafe.Sizeof(shardT{}); size%cacheline.Size != 0 {
+		t.Errorf("Sharded's shard stride is %d bytes, not a multiple of %d", size, cacheline.Size)
 	}
 	apart := func(what string, endOfFirst, startOfSecond uintptr) {
 		t.Helper()
-		if startOfSecond < endOfFirst+cacheLine {
-			t.Errorf("%s: %d bytes apart, want at least %d", what, startOfSecond-endOfFirst, cacheLine)
+		if startOfSecond < endOfFirst+cacheline.Size {
+			t.Errorf("%s: %d bytes apart, want at least %d", what, startOfSecond-endOfFirst, cacheline.Size)
 		}
 	}
 	var s Sharded

@@ -3,6 +3,8 @@ package stores
 import (
 	"hash/maphash"
 	"sync/atomic"
+
+	"github.com/queuelab/queuelab/internal/cacheline"
 )
 
 // lfMap is a string-keyed hash map whose readers never lock and never
@@ -36,7 +38,7 @@ type lfMap[E any, P interface {
 	lfMapShared[E]
 	// The writer's counters change with every insert and remove; the
 	// padding keeps them off the lines readers load cur, seed and tomb from.
-	_ [cacheLine]byte
+	_ [cacheline.Size]byte
 
 	// Writer-only.
 	live, used int // elements; elements plus tombstones

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/cacheline"
 )
 
 // LockFree is a store whose readers never lock: Get, List, ListKeys,
@@ -60,7 +62,7 @@ type LockFree struct {
 	// writers' lock and resource version off its cache line, so a write
 	// does not take the line away from every reader.
 	state atomic.Pointer[lfState]
-	_     [cacheLine]byte
+	_     [cacheline.Size]byte
 
 	mu   sync.Mutex // serializes writers; readers never take it
 	opts options

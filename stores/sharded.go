@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
@@ -37,9 +38,9 @@ type Sharded struct {
 	// from the cold fields after it), so writes do not take set's line
 	// away from readers.
 	set atomic.Pointer[shardSet]
-	_   [cacheLine]byte
+	_   [cacheline.Size]byte
 	seq atomic.Uint64 // orders resource-version updates across shards
-	_   [cacheLine]byte
+	_   [cacheline.Size]byte
 
 	wmu  sync.Mutex // serializes Replace and AddIndexers
 	base rvMark     // set by Replace and Bookmark; guarded by baseMu
@@ -87,7 +88,7 @@ type shardCore struct {
 // shards' locks do not share one.
 type shardT struct {
 	shardCore
-	_ [(cacheLine - unsafe.Sizeof(shardCore{})%cacheLine) % cacheLine]byte
+	_ [(cacheline.Size - unsafe.Sizeof(shardCore{})%cacheline.Size) % cacheline.Size]byte
 }
 
 // rvMark is a resource version stamped with the order it was seen in.

@@ -3,6 +3,8 @@ package mpmc
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/queuelab/queuelab/internal/cacheline"
 )
 
 // Queue is an unbounded MPMC FIFO: a linked list of rings ("segments").
@@ -20,11 +22,11 @@ import (
 // value of the next segment after, so values come out in the order they were
 // pushed, except between pushes that overlap in time, which have no order.
 type Queue[T any] struct {
-	_    [cacheLine]byte
+	_    [cacheline.Size]byte
 	head atomic.Pointer[segment[T]] // the segment consumers pop from
-	_    [cacheLine - 8]byte
+	_    [cacheline.Size - 8]byte
 	tail atomic.Pointer[segment[T]] // the segment producers push to
-	_    [cacheLine - 8]byte
+	_    [cacheline.Size - 8]byte
 	size int // values per segment
 }
 
@@ -51,9 +53,6 @@ func (q *Queue[T]) newSegment() *segment[T] {
 	s.init(q.size)
 	return s
 }
-
-// SegmentSize returns the number of values one segment holds.
-func (q *Queue[T]) SegmentSize() int { return q.head.Load().Cap() }
 
 // Push appends v; it never fails and never blocks.
 func (q *Queue[T]) Push(v T) {

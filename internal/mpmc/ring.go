@@ -4,20 +4,17 @@
 // costs one compare-and-swap on the shared position plus one store on the
 // slot, and producers never contend with consumers on the same word.
 //
-// Ring is bounded and never blocks: TryPush reports false when full and
-// TryPop false when empty. Queue is unbounded: a list of such rings, where a
-// producer that finds the last one full closes it and links a new one.
+// Queue is unbounded: a list of such rings (Ring), where a producer that
+// finds the last one full closes it and links a new one. It never blocks:
+// Push always succeeds and TryPop reports false when it finds no value.
 // Parking policies belong to the caller.
 package mpmc
 
 import (
-	"fmt"
 	"sync/atomic"
-)
 
-// cacheLine separates the hot positions so producers and consumers do not
-// false-share. 128 bytes covers adjacent-line prefetching on x86.
-const cacheLine = 128
+	"github.com/queuelab/queuelab/internal/cacheline"
+)
 
 // closed is set in a ring's tail position once no more pushes may succeed
 // (a Queue segment that filled up); positions stay far below it.
@@ -30,34 +27,28 @@ type slot[T any] struct {
 	val T
 }
 
-// Ring is a bounded MPMC FIFO. Create it with New.
+// Ring is a bounded MPMC FIFO, used as a Queue's segment (Queue sets it up
+// with init; export_test.go gives the tests a standalone one). A push into a
+// full ring fails, and for a Queue's segment closes it; a pop from an empty
+// one fails.
+//
+// The padding separates the hot positions, so producers and consumers do
+// not false-share.
 type Ring[T any] struct {
-	_     [cacheLine]byte
+	_     [cacheline.Size]byte
 	tail  atomic.Uint64 // next position to push, | closed once closed
-	_     [cacheLine - 8]byte
+	_     [cacheline.Size - 8]byte
 	head  atomic.Uint64 // next position to pop
-	_     [cacheLine - 8]byte
+	_     [cacheline.Size - 8]byte
 	mask  uint64
 	slots []slot[T]
 }
 
-// maxCapacity bounds New's capacity.
+// maxCapacity bounds a ring's capacity (a Queue's segment size).
 const maxCapacity = 1 << 40
 
-// New returns a ring holding at least capacity values (rounded up to a power
-// of two). capacity must be at least 1.
-func New[T any](capacity int) (*Ring[T], error) {
-	if capacity < 1 {
-		return nil, fmt.Errorf("mpmc: capacity must be at least 1, got %d", capacity)
-	}
-	if capacity > maxCapacity {
-		return nil, fmt.Errorf("mpmc: capacity %d is unreasonably large", capacity)
-	}
-	r := new(Ring[T])
-	r.init(capacity)
-	return r, nil
-}
-
+// init makes r hold at least capacity values (rounded up to a power of two);
+// capacity must be at least 1.
 func (r *Ring[T]) init(capacity int) {
 	n := 1
 	for n < capacity {
@@ -84,9 +75,6 @@ func (r *Ring[T]) Len() int {
 		}
 	}
 }
-
-// TryPush appends v and reports true, or reports false if the ring is full.
-func (r *Ring[T]) TryPush(v T) bool { return r.push(v, false) }
 
 // push appends v, or reports false if the ring is full or closed; with
 // closeIfFull, a push that finds the ring full closes it for good.
@@ -120,16 +108,9 @@ func (r *Ring[T]) push(v T, closeIfFull bool) bool {
 	}
 }
 
-// TryPop removes and returns the oldest value, or reports false if the ring
-// is empty.
-func (r *Ring[T]) TryPop() (v T, ok bool) {
-	v, ok, _ = r.pop()
-	return v, ok
-}
-
-// pop is TryPop that also reports, when it finds no value, whether the ring
-// is closed and every value pushed into it has been popped: then none ever
-// will be again.
+// pop removes and returns the oldest value, or reports false if the ring is
+// empty; then it also reports whether the ring is closed and every value
+// pushed into it has been popped: then none ever will be again.
 func (r *Ring[T]) pop() (v T, ok, drained bool) {
 	pos := r.head.Load()
 	for {

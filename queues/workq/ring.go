@@ -9,6 +9,7 @@ import (
 
 	"github.com/puzpuzpuz/xsync/v4"
 
+	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
@@ -94,9 +95,9 @@ type ringEntry[T comparable] struct {
 //
 // Parked Gets wait on a gate (see gate) and are woken one per new item.
 type Ring[T comparable] struct {
-	_      [cacheLine]byte
+	_      [cacheline.Size]byte
 	counts atomic.Uint64
-	_      [cacheLine - 8]byte
+	_      [cacheline.Size - 8]byte
 
 	ready *mpmc.Queue[*ringEntry[T]]
 

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
@@ -56,13 +57,11 @@ type shardCore[T comparable] struct {
 	t     table[T]
 }
 
-const cacheLine = 128
-
 type shardQ[T comparable] struct {
 	shardCore[T]
 	// The core's size does not depend on T (maps, slices and ints only), so
 	// any instantiation gives the constant padding.
-	_ [(cacheLine - unsafe.Sizeof(shardCore[struct{}]{})%cacheLine) % cacheLine]byte
+	_ [(cacheline.Size - unsafe.Sizeof(shardCore[struct{}]{})%cacheline.Size) % cacheline.Size]byte
 }
 
 // NewSharded returns an empty Sharded queue. It accepts WithShards.

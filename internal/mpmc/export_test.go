@@ -1,0 +1,26 @@
+package mpmc
+
+// The lab uses rings only as Queue's segments. These give the tests a
+// standalone ring, so they can drive one to full and empty directly, which a
+// Queue never shows.
+
+// New returns a ring holding at least capacity (≥ 1) values, rounded up to a
+// power of two.
+func New[T any](capacity int) *Ring[T] {
+	r := new(Ring[T])
+	r.init(capacity)
+	return r
+}
+
+// TryPush appends v and reports true, or reports false if the ring is full.
+func (r *Ring[T]) TryPush(v T) bool { return r.push(v, false) }
+
+// TryPop removes and returns the oldest value, or reports false if the ring
+// is empty.
+func (r *Ring[T]) TryPop() (v T, ok bool) {
+	v, ok, _ = r.pop()
+	return v, ok
+}
+
+// SegmentSize returns the number of values one segment holds.
+func (q *Queue[T]) SegmentSize() int { return q.head.Load().Cap() }

@@ -22,5 +22,8 @@ func (r *Ring[T]) TryPop() (v T, ok bool) {
 	return v, ok
 }
 
+// Cap returns the number of values the ring can hold.
+func (r *Ring[T]) Cap() int { return len(r.slots) }
+
 // SegmentSize returns the number of values one segment holds.
 func (q *Queue[T]) SegmentSize() int { return q.head.Load().Cap() }

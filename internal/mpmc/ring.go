@@ -60,11 +60,9 @@ func (r *Ring[T]) init(capacity int) {
 	}
 }
 
-// Cap returns the number of values the ring can hold.
-func (r *Ring[T]) Cap() int { return len(r.slots) }
-
 // Len returns the number of values in the ring. Under concurrent use it is a
-// snapshot that may already be stale, but it never exceeds Cap or goes below 0.
+// snapshot that may already be stale, but it never exceeds its capacity or
+// goes below 0.
 func (r *Ring[T]) Len() int {
 	for {
 		tail := r.tail.Load()

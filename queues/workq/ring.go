@@ -29,10 +29,9 @@ const (
 // (accepted by Add or re-queued by Done, not yet handed out) and bits 0–31
 // count items being processed.
 const (
-	shutBit        = uint64(1) << 63
-	queuedOne      = uint64(1) << 32
-	countMask      = shutBit - 1
-	processingMask = queuedOne - 1
+	shutBit   = uint64(1) << 63
+	queuedOne = uint64(1) << 32
+	countMask = shutBit - 1
 	// Adding these moves one item between the counts; -x is written ^(x-1).
 	getDelta     = ^(queuedOne - 2) // queued → processing: +1 - queuedOne
 	requeueDelta = queuedOne - 1    // processing → queued

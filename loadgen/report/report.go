@@ -104,10 +104,11 @@ func (c column) value(m metric) (float64, bool) {
 		return 0, false
 	}
 	slices.Sort(vs)
-	if n := len(vs); n%2 == 0 {
+	n := len(vs)
+	if n%2 == 0 {
 		return (vs[n/2-1] + vs[n/2]) / 2, true
 	}
-	return vs[len(vs)/2], true
+	return vs[n/2], true
 }
 
 // groups splits a scenario's results by pipeline and, within each, into one
@@ -159,11 +160,12 @@ func Table(w io.Writer, scenarios []Scenario) error {
 				head = append(head, c.impl)
 			}
 			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-			var base *column
-			if g[0].runs[0].Baseline {
-				base = &g[0]
-			}
+			hasBase := g[0].runs[0].Baseline
 			for _, m := range metrics {
+				var bv float64 // the baseline's median, once per row; 0: no ratio
+				if hasBase {
+					bv, _ = g[0].value(m)
+				}
 				row := []string{m.label}
 				any := false
 				for i, c := range g {
@@ -174,10 +176,8 @@ func Table(w io.Writer, scenarios []Scenario) error {
 					}
 					any = true
 					cell := format(m.unit, v)
-					if base != nil && i > 0 {
-						if bv, ok := base.value(m); ok && bv != 0 {
-							cell += fmt.Sprintf(" (%.2fx)", v/bv)
-						}
+					if i > 0 && bv != 0 {
+						cell += fmt.Sprintf(" (%.2fx)", v/bv)
 					}
 					row = append(row, cell)
 				}

@@ -21,7 +21,7 @@ func result(impl string, baseline bool, eventsPerSec float64) *pipeline.Result {
 		EventsPerSec: eventsPerSec, Duration: time.Second}
 }
 
-// rounds is two interleaved rounds of a baseline and one other stack.
+// rounds is three interleaved rounds of a baseline and one other stack.
 func rounds() Scenario {
 	return Scenario{Name: "default", Digest: "0123456789abcdef0123", Rounds: 3, Results: []*pipeline.Result{
 		result("mutex", false, 300), result("clientgo", true, 100),

@@ -172,10 +172,16 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if o.count > 1 && o.profiles.Any() {
 		return errors.New("--count: profiles are written per run; use --count 1 with --cpuprofile/--memprofile/--mutexprofile/--blockprofile")
 	}
+	names := strings.Split(o.scenario, ",")
+	if len(names) > 1 && o.profiles.Any() {
+		// Profile files are named by pipeline and stack, not scenario: a
+		// second scenario would overwrite the first one's.
+		return errors.New("--scenario: profiles are written per run; give one scenario with --cpuprofile/--memprofile/--mutexprofile/--blockprofile")
+	}
 	// Every scenario is planned before any runs, so a bad flag fails at
 	// once rather than after minutes of load.
 	var plans []*plan
-	for _, name := range strings.Split(o.scenario, ",") {
+	for _, name := range names {
 		p, err := o.plan(strings.TrimSpace(name))
 		if err != nil {
 			return err

@@ -75,6 +75,7 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 		code := dispatch(append([]string{"run"}, args...), &out, &errOut)
 		assert.Equal(t, 2, code, flag)
 		assert.Contains(t, errOut.String(), flag, "%s: %s", flag, errOut.String())
+		assert.NotContains(t, errOut.String(), "digest", "%s: a run started before the flags were checked", flag)
 	}
 	var out, errOut bytes.Buffer
 	dispatch([]string{"run", "--impl", "nosuch"}, &out, &errOut)
@@ -86,6 +87,15 @@ func TestRunCountRefusesProfiles(t *testing.T) {
 	code := dispatch([]string{"run", "--count", "2", "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut.String(), "--count: profiles are written per run")
+}
+
+// TestRunScenariosRefuseProfiles: profile files are named by pipeline and
+// stack, so a second scenario would overwrite the first one's.
+func TestRunScenariosRefuseProfiles(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := dispatch([]string{"run", "--scenario", "smoke,smoke", "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "--scenario: profiles are written per run")
 }
 
 func TestVerdictFailsTheCommand(t *testing.T) {

@@ -30,10 +30,10 @@ RAW_DIR   ?= results/raw
 # benchmark, implementation and metric, so at alpha 0.05 a few hundred
 # comparisons flag several by chance; GATE_ALPHA=0.01 keeps that rare while
 # six samples a side still detect a clean shift (their smallest p-value is
-# 0.002). No alpha removes drift of the machine between runs: in
-# `make compare OLD=results/raw/20261121-2600db1-vm.txt NEW=results/raw/20261121-7bc43f2-vm.txt`
-# client-go's own rows differ at p<0.05 in 57 of 188 comparisons and at
-# p<0.01 in 42, so gate only runs taken back to back on one machine.
+# 0.002). No alpha removes drift of the machine between runs:
+# `make compare OLD=results/raw/20261121-2600db1-vm.txt NEW=results/raw/20261121-7bc43f2-vm.txt GATE=1 TOLERANCE=0% GATE_IMPL=clientgo`
+# flags 24 of client-go's own 139 rows as regressions (28 with
+# GATE_ALPHA=0.05), so gate only runs taken back to back on one machine.
 OLD ?=
 NEW ?=
 GATE ?=

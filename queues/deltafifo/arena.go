@@ -1,8 +1,11 @@
 package deltafifo
 
 import (
+	"unsafe"
+
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
@@ -16,11 +19,18 @@ const arenaBlock = 32
 // to the consumer — it is simply collected once all its keys' Deltas are.
 // The price: a block keeps its objects reachable until then, which, popped
 // in FIFO order, is about as long as the queue takes to turn over.
+//
+// There is one arena per shard, each written under its own shard's lock, so
+// arenas are padded to whole cacheline units to keep neighbours apart.
 type arena struct {
+	arenaState
+	_ [(cacheline.Size - unsafe.Sizeof(arenaState{})%cacheline.Size) % cacheline.Size]byte
+}
+
+type arenaState struct {
 	block *[arenaBlock]cache.Delta
 	used  int // deltas of block handed out; an index, not a re-sliced
 	// slice, so handing one out writes no pointer into the arena
-	_ [48]byte // one arena per shard: keep them off each other's cache line
 }
 
 // one returns a one-element Deltas holding d.

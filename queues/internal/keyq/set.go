@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/mpmc"
 	"github.com/queuelab/queuelab/internal/shard"
 )
@@ -41,7 +43,17 @@ type Set[A any] struct {
 	wait   waiter
 }
 
+// shardOf is one shard, padded to whole cacheline units so that
+// neighbouring shards' locks and tables never share a unit.
 type shardOf[A any] struct {
+	shardCore[A]
+	// The core's size does not depend on A (maps, slices and ints only), so
+	// any instantiation gives the constant padding.
+	_ [(cacheline.Size - unsafe.Sizeof(shardCore[struct{}]{})%cacheline.Size) % cacheline.Size]byte
+}
+
+// shardCore is the part of a shard that is touched together.
+type shardCore[A any] struct {
 	mu sync.Mutex
 	// ready is len(t.queue) > 0, readable without mu, so Pop can skip empty
 	// shards without locking them. It is written (under mu) only when that
@@ -51,7 +63,6 @@ type shardOf[A any] struct {
 	t     table[A]
 	// guess is the slot Bulk.LookupNext found last in this shard.
 	guess int32
-	_     [64]byte // keep neighbouring shards' locks off one cache line
 }
 
 // New returns an empty Set, or an error naming the setting that is out of

@@ -3,6 +3,7 @@ package account
 import (
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -128,4 +129,10 @@ func TestCheckReadAbsent(t *testing.T) {
 	r = l.BeforeRead(0)
 	l.CheckRead(0, r, false, 0)
 	assert.Empty(t, l.Verify(Expect{Name: name}))
+}
+
+// TestSlotFitsOneLine pins the slot's size: adding a field to the books
+// should be a decision to spill onto a second cache line, not an accident.
+func TestSlotFitsOneLine(t *testing.T) {
+	assert.EqualValues(t, 64, unsafe.Sizeof(slot{}))
 }

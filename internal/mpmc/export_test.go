@@ -6,24 +6,24 @@ package mpmc
 
 // New returns a ring holding at least capacity (≥ 1) values, rounded up to a
 // power of two.
-func New[T any](capacity int) *Ring[T] {
-	r := new(Ring[T])
+func New[T any](capacity int) *ring[T] {
+	r := new(ring[T])
 	r.init(capacity)
 	return r
 }
 
 // TryPush appends v and reports true, or reports false if the ring is full.
-func (r *Ring[T]) TryPush(v T) bool { return r.push(v, false) }
+func (r *ring[T]) TryPush(v T) bool { return r.push(v, false) }
 
 // TryPop removes and returns the oldest value, or reports false if the ring
 // is empty.
-func (r *Ring[T]) TryPop() (v T, ok bool) {
+func (r *ring[T]) TryPop() (v T, ok bool) {
 	v, ok, _ = r.pop()
 	return v, ok
 }
 
 // Cap returns the number of values the ring can hold.
-func (r *Ring[T]) Cap() int { return len(r.slots) }
+func (r *ring[T]) Cap() int { return len(r.slots) }
 
 // SegmentSize returns the number of values one segment holds.
 func (q *Queue[T]) SegmentSize() int { return q.head.Load().Cap() }

@@ -31,7 +31,7 @@ type Queue[T any] struct {
 }
 
 type segment[T any] struct {
-	Ring[T]
+	ring[T]
 	next atomic.Pointer[segment[T]]
 }
 

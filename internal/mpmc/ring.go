@@ -4,7 +4,7 @@
 // costs one compare-and-swap on the shared position plus one store on the
 // slot, and producers never contend with consumers on the same word.
 //
-// Queue is unbounded: a list of such rings (Ring), where a producer that
+// Queue is unbounded: a list of such rings, where a producer that
 // finds the last one full closes it and links a new one. It never blocks:
 // Push always succeeds and TryPop reports false when it finds no value.
 // Parking policies belong to the caller.
@@ -27,14 +27,14 @@ type slot[T any] struct {
 	val T
 }
 
-// Ring is a bounded MPMC FIFO, used as a Queue's segment (Queue sets it up
+// ring is a bounded MPMC FIFO, used as a Queue's segment (Queue sets it up
 // with init; export_test.go gives the tests a standalone one). A push into a
 // full ring fails, and for a Queue's segment closes it; a pop from an empty
 // one fails.
 //
 // The padding separates the hot positions, so producers and consumers do
 // not false-share.
-type Ring[T any] struct {
+type ring[T any] struct {
 	_     [cacheline.Size]byte
 	tail  atomic.Uint64 // next position to push, | closed once closed
 	_     [cacheline.Size - 8]byte
@@ -49,7 +49,7 @@ const maxCapacity = 1 << 40
 
 // init makes r hold at least capacity values (rounded up to a power of two);
 // capacity must be at least 1.
-func (r *Ring[T]) init(capacity int) {
+func (r *ring[T]) init(capacity int) {
 	n := 1
 	for n < capacity {
 		n <<= 1
@@ -63,7 +63,7 @@ func (r *Ring[T]) init(capacity int) {
 // Len returns the number of values in the ring. Under concurrent use it is a
 // snapshot that may already be stale, but it never exceeds its capacity or
 // goes below 0.
-func (r *Ring[T]) Len() int {
+func (r *ring[T]) Len() int {
 	for {
 		tail := r.tail.Load()
 		head := r.head.Load()
@@ -76,7 +76,7 @@ func (r *Ring[T]) Len() int {
 
 // push appends v, or reports false if the ring is full or closed; with
 // closeIfFull, a push that finds the ring full closes it for good.
-func (r *Ring[T]) push(v T, closeIfFull bool) bool {
+func (r *ring[T]) push(v T, closeIfFull bool) bool {
 	pos := r.tail.Load()
 	for {
 		if pos&closed != 0 {
@@ -109,7 +109,7 @@ func (r *Ring[T]) push(v T, closeIfFull bool) bool {
 // pop removes and returns the oldest value, or reports false if the ring is
 // empty; then it also reports whether the ring is closed and every value
 // pushed into it has been popped: then none ever will be again.
-func (r *Ring[T]) pop() (v T, ok, drained bool) {
+func (r *ring[T]) pop() (v T, ok, drained bool) {
 	pos := r.head.Load()
 	for {
 		s := &r.slots[pos&r.mask]

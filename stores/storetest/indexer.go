@@ -21,23 +21,13 @@ func RunIndexer(t *testing.T, newIndexer NewIndexer, opts ...Option) {
 	s := indexerSuite{config: c, newIndexer: func(t *testing.T, ix cache.Indexers) cache.Indexer {
 		return newIndexer(t, cache.DeletionHandlingMetaNamespaceKeyFunc, ix)
 	}}
-	for _, p := range []struct {
-		name string
-		run  func(t *testing.T)
-	}{
-		{"writes-by-object", s.writesByObject},
-		{"key-func-error-changes-nothing", s.keyError},
-		{"replace-from-list", s.replace},
-		{"transaction", s.transaction},
-	} {
-		c.run(t, p.name, p.run)
-	}
-	const ext = "index-func-error-is-returned"
-	if !c.ext {
-		t.Run(ext, func(t *testing.T) { t.Skip("[ext] client-go panics when an IndexFunc fails") })
-		return
-	}
-	c.run(t, ext, s.indexError)
+	c.runAll(t, []property{
+		{"writes-by-object", "", s.writesByObject},
+		{"key-func-error-changes-nothing", "", s.keyError},
+		{"replace-from-list", "", s.replace},
+		{"transaction", "", s.transaction},
+		{"index-func-error-is-returned", unless(c.ext, "[ext] client-go panics when an IndexFunc fails"), s.indexError},
+	})
 }
 
 type indexerSuite struct {

@@ -63,6 +63,37 @@ func WithLockFreeReads() Option { return func(c *config) { c.lockFreeReads = tru
 // watchdog.DefaultTimeout).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
+// property is one subtest of a suite.
+type property struct {
+	name string
+	// skip, when not empty, is why the implementation is not held to the
+	// property (it did not declare it): the subtest is skipped with it.
+	skip string
+	run  func(t *testing.T)
+}
+
+// unless returns why when the implementation has not declared the
+// property (declared is false), else "": a property's skip.
+func unless(declared bool, why string) string {
+	if declared {
+		return ""
+	}
+	return why
+}
+
+// runAll runs each property as a subtest under the watchdog, or skips it
+// with its reason.
+func (c config) runAll(t *testing.T, props []property) {
+	t.Helper()
+	for _, p := range props {
+		if p.skip != "" {
+			t.Run(p.name, func(t *testing.T) { t.Skip(p.skip) })
+			continue
+		}
+		c.run(t, p.name, p.run)
+	}
+}
+
 // run runs body as subtest name under the watchdog. Skips must happen
 // before run: the watchdog reports a body that stops early as a failure.
 func (c config) run(t *testing.T, name string, body func(t *testing.T)) {

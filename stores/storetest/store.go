@@ -15,28 +15,23 @@ func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
 	t.Helper()
 	c := newConfig(opts)
 	s := storeSuite{config: c, newStore: newStore}
-	for _, p := range []struct {
-		name string
-		run  func(t *testing.T)
-	}{
-		{"add-get-delete", s.addGetDelete},
-		{"update-moves-key-between-index-values", s.updateMovesKey},
-		{"update-changes-type-or-stores-nil", s.updateChangesType},
-		{"empty-values-disappear", s.emptyValuesDisappear},
-		{"multi-valued-index", s.multiValued},
-		{"index-dedups-across-values", s.indexDedups},
-		{"unknown-index", s.unknownIndex},
-		{"add-indexers", s.addIndexers},
-		{"replace-rebuilds-everything", s.replace},
-		{"replace-is-atomic-for-readers", s.replaceAtomic},
-		{"resource-version", s.resourceVersion},
-		{"transaction", s.transaction},
-		{"concurrent-readers-and-writers", s.concurrent},
-		{"results-belong-to-the-caller", s.resultsBelongToCaller},
-		{"inserts-and-deletes-are-atomic-across-calls", s.insertsAndDeletesAreAtomic},
-	} {
-		c.run(t, p.name, p.run)
-	}
+	c.runAll(t, []property{
+		{"add-get-delete", "", s.addGetDelete},
+		{"update-moves-key-between-index-values", "", s.updateMovesKey},
+		{"update-changes-type-or-stores-nil", "", s.updateChangesType},
+		{"empty-values-disappear", "", s.emptyValuesDisappear},
+		{"multi-valued-index", "", s.multiValued},
+		{"index-dedups-across-values", "", s.indexDedups},
+		{"unknown-index", "", s.unknownIndex},
+		{"add-indexers", "", s.addIndexers},
+		{"replace-rebuilds-everything", "", s.replace},
+		{"replace-is-atomic-for-readers", "", s.replaceAtomic},
+		{"resource-version", "", s.resourceVersion},
+		{"transaction", "", s.transaction},
+		{"concurrent-readers-and-writers", "", s.concurrent},
+		{"results-belong-to-the-caller", "", s.resultsBelongToCaller},
+		{"inserts-and-deletes-are-atomic-across-calls", "", s.insertsAndDeletesAreAtomic},
+	})
 	s.runRelaxed(t)
 	s.runExt(t)
 }

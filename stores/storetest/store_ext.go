@@ -21,49 +21,31 @@ type checkedStore interface {
 
 // runRelaxed runs the properties a variant may declare it weakens.
 func (s storeSuite) runRelaxed(t *testing.T) {
-	for _, p := range []struct {
-		name, why string
-		keeps     bool
-		run       func(t *testing.T)
-	}{
-		{"transaction-is-atomic-for-readers", "readers may see a Transaction partly applied",
-			s.atomicTransactions, s.transactionAtomic},
-		{"scans-are-snapshots", "a scan may mix writes made while it runs",
-			s.snapshotScans, s.scansAreSnapshots},
-		{"updates-are-atomic-across-calls", "calls may see an update that changes index values in different orders",
-			s.orderedUpdates, s.updatesAreAtomic},
-	} {
-		if !p.keeps {
-			t.Run(p.name, func(t *testing.T) { t.Skip("[relaxed] the implementation declares that " + p.why) })
-			continue
-		}
-		s.run(t, p.name, p.run)
+	relaxed := func(declared bool, why string) string {
+		return unless(declared, "[relaxed] the implementation declares that "+why)
 	}
+	s.runAll(t, []property{
+		{"transaction-is-atomic-for-readers",
+			relaxed(s.atomicTransactions, "readers may see a Transaction partly applied"), s.transactionAtomic},
+		{"scans-are-snapshots",
+			relaxed(s.snapshotScans, "a scan may mix writes made while it runs"), s.scansAreSnapshots},
+		{"updates-are-atomic-across-calls",
+			relaxed(s.orderedUpdates, "calls may see an update that changes index values in different orders"), s.updatesAreAtomic},
+	})
 }
 
 // runExt runs the [ext] properties, or skips those not declared.
 func (s storeSuite) runExt(t *testing.T) {
 	const panics = "[ext] client-go panics when an IndexFunc fails"
-	for _, p := range []struct {
-		name     string
-		declared bool
-		skip     string
-		run      func(t *testing.T)
-	}{
-		{"index-func-error-in-update-changes-nothing", s.ext, panics, s.indexErrorUpdate},
-		{"index-func-error-in-replace-changes-nothing", s.ext, panics, s.indexErrorReplace},
-		{"index-func-error-in-transaction-skips-that-write", s.ext, panics, s.indexErrorTransaction},
-		{"index-func-error-in-add-indexers-changes-nothing", s.ext, panics, s.indexErrorAddIndexers},
-		{"reads-do-not-wait-for-a-writer", s.lockFreeReads,
-			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)",
+	s.runAll(t, []property{
+		{"index-func-error-in-update-changes-nothing", unless(s.ext, panics), s.indexErrorUpdate},
+		{"index-func-error-in-replace-changes-nothing", unless(s.ext, panics), s.indexErrorReplace},
+		{"index-func-error-in-transaction-skips-that-write", unless(s.ext, panics), s.indexErrorTransaction},
+		{"index-func-error-in-add-indexers-changes-nothing", unless(s.ext, panics), s.indexErrorAddIndexers},
+		{"reads-do-not-wait-for-a-writer", unless(s.lockFreeReads,
+			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)"),
 			s.readsDoNotWaitForWriter},
-	} {
-		if !p.declared {
-			t.Run(p.name, func(t *testing.T) { t.Skip(p.skip) })
-			continue
-		}
-		s.run(t, p.name, p.run)
-	}
+	})
 }
 
 // readsDoNotWaitForWriter stops a writer inside its IndexFunc, which every

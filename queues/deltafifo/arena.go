@@ -27,6 +27,10 @@ type arena struct {
 	_ [(cacheline.Size - unsafe.Sizeof(arenaState{})%cacheline.Size) % cacheline.Size]byte
 }
 
+// The arenas' stride is whole padding units: indexing past the one element
+// fails to compile if the padding above is ever changed so that it is not.
+var _ = [1]struct{}{}[unsafe.Sizeof(arena{})%cacheline.Size]
+
 type arenaState struct {
 	block *[arenaBlock]cache.Delta
 	used  int // deltas of block handed out; an index, not a re-sliced

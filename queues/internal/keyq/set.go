@@ -52,6 +52,12 @@ type shardOf[A any] struct {
 	_ [(cacheline.Size - unsafe.Sizeof(shardCore[struct{}]{})%cacheline.Size) % cacheline.Size]byte
 }
 
+// A shard's stride is whole padding units whatever the accumulator (the
+// families' two among them): indexing past the one element fails to compile
+// if the core's size ever comes to depend on A.
+var _ = [1]struct{}{}[unsafe.Sizeof(shardOf[cache.Deltas]{})%cacheline.Size+
+	unsafe.Sizeof(shardOf[any]{})%cacheline.Size]
+
 // shardCore is the part of a shard that is touched together.
 type shardCore[A any] struct {
 	mu sync.Mutex

@@ -36,8 +36,9 @@ func headline(m *Model) []headlineLine {
 			continue
 		}
 		l := headlineLine{family: f.Name, rec: recs[0], dir: m.Grid.Better(recs[0].Unit)}
-		l.allocsBest = meanMedian(m.Grid, f.Rows, recs[0].Choice, "allocs/op")
-		l.allocsBL = meanMedian(m.Grid, f.Rows, benchcmp.PeerOf(recs[0].Choice, f.Baseline), "allocs/op")
+		rows := measuring(f.Name, f.Rows, "allocs/op")
+		l.allocsBest = meanMedian(m.Grid, rows, recs[0].Choice, "allocs/op")
+		l.allocsBL = meanMedian(m.Grid, rows, benchcmp.PeerOf(recs[0].Choice, f.Baseline), "allocs/op")
 		out = append(out, l)
 	}
 	return out

@@ -46,6 +46,7 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 	if f.Baseline == "" || dir == benchcmp.Unknown {
 		return nil
 	}
+	rows = measuring(f.Name, rows, unit)
 	var out []Score
 	for _, impl := range f.Impls[1:] {
 		base := benchcmp.PeerOf(impl, f.Baseline)
@@ -55,9 +56,6 @@ func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
 		s := Score{Impl: impl}
 		logSum := 0.0
 		for _, r := range rows {
-			if windowed(f.Name, r, unit) {
-				continue
-			}
 			c := m.Grid.Compare(r, unit, base, impl)
 			if c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 {
 				continue

@@ -173,7 +173,8 @@ func TestWriteRatiosComparesEveryImplementationToTheBaseline(t *testing.T) {
 		write(t, "run.txt")
 	text := ratiosToClientgo(t, path)
 
-	assert.Contains(t, text, "WorkQueue · sec/op (lower is better) · ratio to clientgo")
+	assert.Contains(t, text, "WorkQueue · sec/op (lower is better) · ratio to clientgo, ~ = no significant difference",
+		"a plain baseline's title has no combination note")
 	assert.Regexp(t, `op=add/keys=1024-2\s+100\.\dn ± \d+%\s+0\.60× \(p=0\.002 n=6\)\s+~ \(p=`, text)
 	assert.Contains(t, text, "WorkQueue · events/s (higher is better)")
 	// The FIFO family has no clientgo rows: absolute values, single samples
@@ -261,7 +262,8 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 		add("BenchmarkLoad/scenario=steady", "sharded+clientgo+ring", 6, 50, 0).
 		write(t, "run.txt")
 	text := ratiosToClientgo(t, path)
-	assert.Contains(t, text, "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo")
+	assert.Contains(t, text, "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo "+
+		"(a combination: to the all-clientgo one of its size), ~ = no significant difference")
 	assert.Contains(t, text, "0.50× (p=0.002 n=6)")
 
 	assert.Equal(t, "", benchcmp.BaselineOf([]string{"a+b", "clientgo+b"}, "clientgo"))

@@ -26,8 +26,8 @@ func (g *Grid) WriteRatios(w io.Writer, baseline string) error {
 		cols = append([]string{base}, slices.DeleteFunc(cols, func(c string) bool { return c == base })...)
 		title := "ratio to " + base
 		if slices.ContainsFunc(cols, func(c string) bool { return strings.Contains(c, "+") }) {
-			// A plain name's peer is the baseline's first part.
-			title += " (a combination: to the all-" + PeerOf("", base) + " one of its size)"
+			atom, _, _ := strings.Cut(base, "+")
+			title += " (a combination: to the all-" + atom + " one of its size)"
 		}
 		return cols, func(r *Row, i int) string {
 			if peer := PeerOf(cols[i], base); i > 0 && peer != cols[i] {

@@ -2,6 +2,7 @@ package deltafifo
 
 import (
 	"fmt"
+	"slices"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -54,7 +55,7 @@ func (f *core) appendListed(b *bulk, list []any, action cache.DeltaType, stamp u
 	// Until the list is known to be valid, a key that gets its first delta
 	// is marked fresh instead of stamp, and queued afterwards.
 	fresh := b.NewStamp()
-	refs := f.refs[:0]
+	refs := slices.Grow(f.refs[:0], len(list)) // sized once, as block is
 	defer func() { f.refs = refs[:0] }()
 	block := make([]cache.Delta, len(list)) // first deltas of the whole list, one allocation
 	var scratch [keyq.ScratchSize]byte
@@ -163,10 +164,11 @@ func (f *core) Resync() error {
 		return nil
 	}
 	return f.set.Bulk(func(b *bulk) error {
-		refs := f.refs[:0]
+		keys := f.known.ListKeys()
+		refs := slices.Grow(f.refs[:0], len(keys)) // sized once, as in Replace
 		defer func() { f.refs = refs[:0] }()
 		var scratch [keyq.ScratchSize]byte
-		for _, key := range f.known.ListKeys() {
+		for _, key := range keys {
 			obj, exists, err := f.known.GetByKey(key)
 			if err != nil {
 				utilruntime.HandleErrorWithLogger(f.logger, err, "Unexpected error during lookup, unable to queue object for sync", "key", key)

@@ -2,6 +2,7 @@ package fifo
 
 import (
 	"fmt"
+	"slices"
 
 	"k8s.io/client-go/tools/cache"
 
@@ -126,7 +127,9 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 func (f *core) Replace(list []any, _ string) error {
 	return f.set.Bulk(func(b *keyq.Bulk[item]) error {
 		stamp := b.NewStamp()
-		refs := f.refs[:0]
+		// Sized once: the first relist is the largest, and growing by
+		// appends would copy it over twenty times.
+		refs := slices.Grow(f.refs[:0], len(list))
 		defer func() { f.refs = refs[:0] }()
 		var scratch [keyq.ScratchSize]byte
 		for _, obj := range list {

@@ -8,10 +8,13 @@
 //     computed from unsafe.Sizeof of what it follows as
 //     (Size - size%Size) % Size, so that the stride stays a multiple of Size
 //     when fields change.
-//   - Within one struct, whose address need not fall on a unit boundary, two
-//     groups of fields are separated by a whole Size of padding: then no two
-//     of their bytes can share a unit wherever the struct lands, whatever the
-//     groups hold.
+//   - Within one struct, whose address need not fall on a unit boundary,
+//     two groups of fields are separated by a whole Size of padding: then no
+//     two of their bytes can share a unit wherever the struct lands,
+//     whatever the groups hold. Where each group is a single aligned 8-byte
+//     word (mpmc's positions, workq.Ring's counts), Size-8 bytes of padding
+//     suffice: a word never straddles a unit, and words that start a whole
+//     Size apart never share one.
 //
 // Which fields are kept apart, and why, belongs at each padded struct in
 // the package that pads it; stores/layout_test.go pins the stores' layout.

@@ -47,7 +47,7 @@ var Impls = impl.List[New, Guarantees]{
 	},
 	{
 		Name:       "ring",
-		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
+		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
 		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewRing(opts, 0, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
 	},

@@ -4,7 +4,7 @@
 // Three layouts share one implementation of the FIFO rules
 // (queues/internal/keyq underneath): Mutex (one lock, global FIFO order),
 // Sharded (independently locked shards, FIFO order per shard) and Ring
-// (sharded key state, global FIFO order through a lock-free ring). Replace
+// (sharded key state, global FIFO order through a lock-free queue of rings). Replace
 // and Resync hold every shard lock, so they are atomic with respect to Pop's
 // process function and every write.
 //

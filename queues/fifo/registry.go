@@ -41,7 +41,7 @@ var Impls = impl.List[New, Guarantees]{
 	},
 	{
 		Name:       "ring",
-		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC ring, global FIFO order",
+		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewRing(keyFunc, 0, 0)) },
 		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
 	},

@@ -20,8 +20,8 @@ type Mutex struct{ core }
 type Sharded struct{ core }
 
 // Ring is a FIFO whose key state is sharded like Sharded's, while queued
-// keys travel from writers to Pop through one lock-free MPMC ring: global
-// FIFO order, and Pop never scans shards. Bulk operations hold every shard
+// keys travel from writers to Pop through one lock-free MPMC queue (of
+// rings): global FIFO order, and Pop never scans shards. Bulk operations hold every shard
 // lock, as in Sharded.
 type Ring struct{ core }
 

@@ -119,13 +119,13 @@ func distinctKeys(n int) []string {
 	return keys
 }
 
-// keepsKeysUpToThePeak: a controller's keys, far more than the retention
-// budget, stay cached once they have all been queued at once: however they
-// come back later, one at a time or all together, no record is evicted and
-// re-inserted. record reports the identity of a key's record (its slot, its
+// keepsKeysInUse: a controller's keys, far more than the retention
+// budget, stay cached while they keep coming back: one at a time or all
+// together, no record is evicted and re-inserted, because the sweep period
+// grows with the keys the last sweep kept. record reports the identity of a key's record (its slot, its
 // entry). An anchor item stays in processing, so the queue is never empty
 // (an empty table beyond shrinkAbove releases its storage).
-func keepsKeysUpToThePeak[R comparable](t *testing.T, q basicQueue, record func(key string) (R, bool)) {
+func keepsKeysInUse[R comparable](t *testing.T, q basicQueue, record func(key string) (R, bool)) {
 	t.Helper()
 	q.Add("anchor")
 	if item, _ := q.Get(); item != "anchor" {
@@ -154,22 +154,22 @@ func keepsKeysUpToThePeak[R comparable](t *testing.T, q basicQueue, record func(
 	}
 }
 
-func TestTableKeepsKeysUpToThePeak(t *testing.T) {
+func TestTableKeepsKeysInUse(t *testing.T) {
 	q := impl.Must(NewMutex[string]())
-	keepsKeysUpToThePeak(t, q, func(k string) (int32, bool) {
+	keepsKeysInUse(t, q, func(k string) (int32, bool) {
 		i, ok := q.t.index[k]
 		return i, ok
 	})
 }
 
-// The Ring keeps its keys up to the peak as Mutex does.
-func TestRingKeepsKeysUpToThePeak(t *testing.T) {
+// The Ring keeps the keys in use as Mutex does.
+func TestRingKeepsKeysInUse(t *testing.T) {
 	q, err := NewRing[string]()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.ShutDown()
-	keepsKeysUpToThePeak(t, q, q.states.Load)
+	keepsKeysInUse(t, q, q.states.Load)
 }
 
 // Done finds its record through the last handed-out slot only if that slot

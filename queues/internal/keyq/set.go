@@ -259,12 +259,13 @@ func (s *Set[A]) handle(sh int, e entry, fn PopFunc[A], syncDue *bool) (done, re
 	sl := &x.t.slots[i]
 	initial := s.dequeued(sl)
 	if initial {
-		// client-go decides "synced" before process runs, but its
-		// HasSynced takes the lock Pop holds across process, so no caller
-		// sees true until the last initial object is in the store. Ours
-		// takes no lock, so it may turn true only once process has
-		// returned; otherwise an informer's WaitForCacheSync could start
-		// workers on an incomplete store.
+		// client-go's DeltaFIFO decides "synced" before process runs, but
+		// its HasSynced takes the lock Pop holds across process, so no
+		// caller sees true until the last initial object is in the store;
+		// its FIFO checks after process. Ours takes no lock, so for both
+		// families it may turn true only once process has returned;
+		// otherwise an informer's WaitForCacheSync could start workers on
+		// an incomplete store.
 		*syncDue = true
 	}
 	done, eff := fn(sl, initial)

@@ -374,11 +374,7 @@ func (s *LockFree) Index(indexName string, obj any) ([]any, error) {
 		return nil, err
 	}
 	if len(values) == 1 {
-		p := c.postings.get(values[0])
-		if p == nil {
-			return []any{}, nil
-		}
-		return gather(p, make([]any, 0, p.size()), objOf), nil
+		return objectsIn(c.postings.get(values[0])), nil
 	}
 	out := []any{}
 	seen := make(map[string]bool)
@@ -417,10 +413,16 @@ func (s *LockFree) ByIndex(indexName, indexedValue string) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return objectsIn(p), nil
+}
+
+// objectsIn returns the objects of posting p (none when p is nil), in a
+// slice sized once.
+func objectsIn(p *posting) []any {
 	if p == nil {
-		return []any{}, nil
+		return []any{}
 	}
-	return gather(p, make([]any, 0, p.size()), objOf), nil
+	return gather(p, make([]any, 0, p.size()), objOf)
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one

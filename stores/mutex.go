@@ -135,7 +135,11 @@ func (m *Mutex) Index(indexName string, obj any) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.t.appendIndex(make([]any, 0, c.sizeHint(values)), c, values), nil
+	if len(values) == 1 { // the usual case: one lookup both sizes and fills
+		slots := c.slotsOf(values[0])
+		return m.t.appendSlots(make([]any, 0, len(slots)), slots), nil
+	}
+	return m.t.appendIndex(nil, c, values), nil
 }
 
 // IndexKeys returns the keys whose indexName values include indexedValue.

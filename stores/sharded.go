@@ -16,9 +16,11 @@ import (
 
 // Sharded spreads keys over a power-of-two number of shards (counted as
 // internal/shard counts them) by key hash, each shard a table (see Mutex)
-// with its own RWMutex and its own fragment of every index. A key is hashed
-// once per operation: the hash's top bits pick its shard, its low bits find
-// it in the shard's table (see shardSet.hash). Writers to different shards do not
+// with its own RWMutex and its own fragment of every index. A Get, Add,
+// Update or Delete hashes its key once: the hash's top bits pick its shard,
+// its low bits find it in the shard's table (see shardSet.hash). A
+// Transaction and a Replace hash each key twice, once to learn which shards
+// to lock or size and once to write it. Writers to different shards do not
 // contend; ByIndex, Index, IndexKeys, List and ListIndexFuncValues visit
 // the shards one at a time and merge, so a writer waits at most for one
 // shard's part of a scan, never for the whole scan.

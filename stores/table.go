@@ -170,8 +170,9 @@ func (t *table) appendKeys(dst []string) []string {
 	return append(dst, t.keys...)
 }
 
-// appendSlots appends the objects in slots (a column's slotsOf, looked up
-// once by the caller, which also sizes dst with it).
+// appendSlots appends the objects in slots (a column's slotsOf; Mutex's
+// callers look it up once and size dst with it, Sharded's size their merge
+// in a first pass and look it up again).
 func (t *table) appendSlots(dst []any, slots []int32) []any {
 	n := len(dst)
 	dst = slices.Grow(dst, len(slots))[:n+len(slots)]

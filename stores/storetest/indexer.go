@@ -26,7 +26,7 @@ func RunIndexer(t *testing.T, newIndexer NewIndexer, opts ...Option) {
 		{"key-func-error-changes-nothing", "", s.keyError},
 		{"replace-from-list", "", s.replace},
 		{"transaction", "", s.transaction},
-		{"index-func-error-is-returned", unless(c.ext, "[ext] client-go panics when an IndexFunc fails"), s.indexError},
+		{"index-func-error-is-returned", unless(c.ext, extPanics), s.indexError},
 	})
 }
 

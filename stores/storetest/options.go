@@ -82,7 +82,8 @@ func unless(declared bool, why string) string {
 }
 
 // runAll runs each property as a subtest under the watchdog, or skips it
-// with its reason.
+// with its reason. Skips happen outside the watchdog, which reports a body
+// that stops early as a failure.
 func (c config) runAll(t *testing.T, props []property) {
 	t.Helper()
 	for _, p := range props {
@@ -90,15 +91,11 @@ func (c config) runAll(t *testing.T, props []property) {
 			t.Run(p.name, func(t *testing.T) { t.Skip(p.skip) })
 			continue
 		}
-		c.run(t, p.name, p.run)
+		t.Run(p.name, func(t *testing.T) {
+			watchdog.Run(t, c.timeout, func() { p.run(t) })
+		})
 	}
 }
 
-// run runs body as subtest name under the watchdog. Skips must happen
-// before run: the watchdog reports a body that stops early as a failure.
-func (c config) run(t *testing.T, name string, body func(t *testing.T)) {
-	t.Helper()
-	t.Run(name, func(t *testing.T) {
-		watchdog.Run(t, c.timeout, func() { body(t) })
-	})
-}
+// extPanics is why the IndexFunc-error properties are [ext].
+const extPanics = "[ext] client-go panics when an IndexFunc fails"

@@ -36,12 +36,12 @@ func (s storeSuite) runRelaxed(t *testing.T) {
 
 // runExt runs the [ext] properties, or skips those not declared.
 func (s storeSuite) runExt(t *testing.T) {
-	const panics = "[ext] client-go panics when an IndexFunc fails"
+	ext := unless(s.ext, extPanics)
 	s.runAll(t, []property{
-		{"index-func-error-in-update-changes-nothing", unless(s.ext, panics), s.indexErrorUpdate},
-		{"index-func-error-in-replace-changes-nothing", unless(s.ext, panics), s.indexErrorReplace},
-		{"index-func-error-in-transaction-skips-that-write", unless(s.ext, panics), s.indexErrorTransaction},
-		{"index-func-error-in-add-indexers-changes-nothing", unless(s.ext, panics), s.indexErrorAddIndexers},
+		{"index-func-error-in-update-changes-nothing", ext, s.indexErrorUpdate},
+		{"index-func-error-in-replace-changes-nothing", ext, s.indexErrorReplace},
+		{"index-func-error-in-transaction-skips-that-write", ext, s.indexErrorTransaction},
+		{"index-func-error-in-add-indexers-changes-nothing", ext, s.indexErrorAddIndexers},
 		{"reads-do-not-wait-for-a-writer", unless(s.lockFreeReads,
 			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)"),
 			s.readsDoNotWaitForWriter},

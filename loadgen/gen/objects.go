@@ -65,7 +65,7 @@ func (o *Objects) Build(k int, rv uint64) *corev1.Pod {
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{
-			Namespace:       o.namespaces[k%len(o.namespaces)],
+			Namespace:       o.Namespace(k),
 			Name:            o.names[k],
 			ResourceVersion: strconv.FormatUint(rv, 10),
 			Labels:          o.labels[k%len(o.labels)],

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -45,6 +46,11 @@ func (f *losingFIFO) Delete(obj any) error {
 	return f.Queue.Delete(obj)
 }
 
+// failingResync refuses every Resync.
+type failingResync struct{ cache.Queue }
+
+func (f *failingResync) Resync() error { return errors.New("resync refused") }
+
 // losingStore loses the first deletion written to it.
 type losingStore struct {
 	cache.ThreadSafeStore
@@ -83,6 +89,9 @@ func brokenRegistries() Registries {
 	}, Guarantees: workq.Guarantees{}})
 	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: func(o cache.DeltaFIFOOptions) cache.Queue {
 		return &losingFIFO{Queue: cache.NewDeltaFIFOWithOptions(o)}
+	}, Guarantees: deltafifo.Guarantees{}})
+	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "failsresync", New: func(o cache.DeltaFIFOOptions) cache.Queue {
+		return &failingResync{Queue: cache.NewDeltaFIFOWithOptions(o)}
 	}, Guarantees: deltafifo.Guarantees{}})
 	r.Stores = append(r.Stores, StoreEntry{Name: "losesdelete", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &losingStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
@@ -154,4 +163,21 @@ func TestBrokenImplementationsAreCaught(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestResyncErrorsAreCounted: the stream's resync markers call the queue's
+// Resync, as a Reflector's resync timer would; an error there loses no
+// event, so only process_errors can show it.
+func TestResyncErrorsAreCounted(t *testing.T) {
+	watchdog.Run(t, watchdog.DefaultTimeout, func() {
+		s, objs := smallStream(t)
+		require.NotZero(t, s.Config.ResyncEvery, "the stream must carry resync markers")
+		stacks, err := brokenRegistries().Select(Informer, "clientgo+failsresync+clientgo")
+		require.NoError(t, err)
+		o := testOptions()
+		o.ErrorRate = 0
+		res, err := Run(context.Background(), Informer, stacks[0], s, objs, o)
+		require.NoError(t, err)
+		assert.Positive(t, res.ProcessErrors, "every Resync failed, yet no process error was counted")
+	})
 }

@@ -162,10 +162,7 @@ func Table(w io.Writer, scenarios []Scenario) error {
 			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 			hasBase := g[0].runs[0].Baseline
 			for _, m := range metrics {
-				var bv float64 // the baseline's median, once per row; 0: no ratio
-				if hasBase {
-					bv, _ = g[0].value(m)
-				}
+				var bv float64 // the baseline's median (column 0, read first); 0: no ratio
 				row := []string{m.label}
 				any := false
 				for i, c := range g {
@@ -173,6 +170,9 @@ func Table(w io.Writer, scenarios []Scenario) error {
 					if !ok {
 						row = append(row, "-")
 						continue
+					}
+					if i == 0 && hasBase {
+						bv = v
 					}
 					any = true
 					cell := format(m.unit, v)

@@ -27,12 +27,13 @@ RAW_DIR   ?= results/raw
 # compare: one file (ratios to clientgo) or OLD and NEW. GATE=1 turns on the
 # regression gate, which fails on a significant worsening beyond TOLERANCE
 # for the implementations in GATE_IMPL. The gate makes one test per
-# benchmark, implementation and metric, so at alpha 0.05 a few hundred
-# comparisons flag several by chance; GATE_ALPHA=0.01 keeps that rare while
-# six samples a side still detect a clean shift (their smallest p-value is
-# 0.002). No alpha removes drift of the machine between runs:
+# benchmark, implementation and metric: about 1,200 for a full run with
+# GATE_IMPL=all, so at alpha 0.05 dozens would be flagged by chance.
+# GATE_ALPHA=0.01 cuts that to a handful while six samples a side still
+# detect a clean shift (their smallest p-value is 0.002). No alpha removes
+# drift of the machine between runs:
 # `make compare OLD=results/raw/20261121-2600db1-vm.txt NEW=results/raw/20261121-7bc43f2-vm.txt GATE=1 TOLERANCE=0% GATE_IMPL=clientgo`
-# flags 24 of client-go's own 139 rows as regressions (28 with
+# flags 24 of client-go's own 139 comparisons as regressions (28 with
 # GATE_ALPHA=0.05), so gate only runs taken back to back on one machine.
 OLD ?=
 NEW ?=

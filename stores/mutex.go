@@ -33,7 +33,7 @@ var (
 // NewMutex returns an empty store indexed by indexers (which it copies).
 func NewMutex(indexers cache.Indexers, opts ...Option) *Mutex {
 	indexers = maps.Clone(indexers)
-	return &Mutex{t: newTable(indexers, maphash.MakeSeed()), indexers: indexers, opts: newOptions(opts)}
+	return &Mutex{t: newTable(indexers, maphash.MakeSeed(), 0), indexers: indexers, opts: newOptions(opts)}
 }
 
 // Add is Update: client-go makes no difference between the two.
@@ -107,7 +107,7 @@ func (m *Mutex) ReplaceChecked(items map[string]any, resourceVersion string) err
 	indexers, gen := m.indexers, m.gen
 	m.mu.RUnlock()
 	for {
-		t := newTable(indexers, maphash.MakeSeed())
+		t := newTable(indexers, maphash.MakeSeed(), len(items))
 		if err := t.fill(items); err != nil {
 			return err
 		}

@@ -117,7 +117,7 @@ func NewSharded(indexers cache.Indexers, shards int, opts ...Option) (*Sharded, 
 	indexers = maps.Clone(indexers)
 	set := newShardSet(maphash.MakeSeed(), n, indexers)
 	for i := range set.shards {
-		set.shards[i].t = newTable(indexers, set.seed)
+		set.shards[i].t = newTable(indexers, set.seed, 0)
 	}
 	s.set.Store(set)
 	return s, nil
@@ -251,9 +251,7 @@ func (s *Sharded) ReplaceChecked(items map[string]any, resourceVersion string) e
 		counts[i]++
 	}
 	for i := range next.shards {
-		t := newTable(next.indexers, next.seed)
-		t.reserve(counts[i])
-		next.shards[i].t = t
+		next.shards[i].t = newTable(next.indexers, next.seed, counts[i])
 	}
 	for k, obj := range items {
 		sh, h := next.locate(k)

@@ -30,11 +30,15 @@ type table struct {
 	scratch [][]string // per column: the values being written, reused
 }
 
-// newTable returns an empty table whose key index hashes with seed. The
+// newTable returns an empty table sized for n keys, whose key index hashes
+// with seed (sizing it later would throw the first index away). The
 // shards of one Sharded generation share a seed, so the hash that picks a
 // key's shard also finds it in the shard (see putHashed).
-func newTable(indexers cache.Indexers, seed maphash.Seed) *table {
-	t := &table{ids: newKeyIndex(seed, 0)}
+func newTable(indexers cache.Indexers, seed maphash.Seed, n int) *table {
+	t := &table{ids: newKeyIndex(seed, n)}
+	if n > 0 {
+		t.keys, t.objs = make([]string, 0, n), make([]any, 0, n)
+	}
 	t.cols = buildColumns(indexers, 0)
 	t.scratch = make([][]string, len(t.cols))
 	return t
@@ -120,23 +124,16 @@ func (t *table) getHashed(key string, h uint32) (any, bool) {
 	return nil, false
 }
 
-// fill builds the table's content from items (the table must be empty);
+// fill builds the table's content from items (the table must be empty,
+// best made by newTable for len(items) keys);
 // on an IndexFunc error the table is left half-filled and must be dropped.
 func (t *table) fill(items map[string]any) error {
-	t.reserve(len(items))
 	for key, obj := range items {
 		if err := t.put(key, obj); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// reserve sizes the empty table for n keys.
-func (t *table) reserve(n int) {
-	t.ids.resize(n)
-	t.keys = make([]string, 0, n)
-	t.objs = make([]any, 0, n)
 }
 
 // indexed returns new columns for indexers covering every current slot, or

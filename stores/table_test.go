@@ -14,7 +14,7 @@ import (
 // and backward-shift deletion moves entries; after every step each key must
 // be found exactly where the reference map says.
 func TestTableChurn(t *testing.T) {
-	tb := newTable(cache.Indexers{}, maphash.MakeSeed())
+	tb := newTable(cache.Indexers{}, maphash.MakeSeed(), 0)
 	ref := map[string]any{}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for step := range 20000 {

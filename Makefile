@@ -7,8 +7,12 @@ PKGS      ?= ./...
 # confidence intervals; CPU is passed to -cpu (GOMAXPROCS only via -cpu).
 # The defaults run the whole matrix (171 benchmarks) in about 15 minutes on
 # 2 cores: 0.5s is millions of iterations for the per-operation
-# benchmarks and several relists for the slowest, and COUNT=6 spreads the
-# machine's noise over six interleaved-in-time samples instead of two.
+# benchmarks and several relists for the slowest.
+# COUNT is a number of rounds, each running the selection once (-count 1),
+# not go test's -count: that runs a benchmark's samples back to back, so
+# client-go's six and ours came from different minutes of a machine whose
+# speed drifts. Rounds interleave every implementation's samples over the
+# whole run, and drift widens every spread alike instead of tilting ratios.
 BENCH     ?= .
 COUNT     ?= 6
 CPU       ?= 2
@@ -52,6 +56,11 @@ REPORT_FLAGS ?=
 
 comma := ,
 
+# bench and bench-save run this; bench-save also records it in its header.
+# The subshell lets a failing round stop the rounds with its status, and
+# the line be pasted into an interactive shell without closing it.
+BENCH_ROUNDS = (for round in $(shell seq $(COUNT)); do $(GO) test -run '^$$' -bench '$(BENCH)' -count 1 -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG) || exit; done)
+
 .DEFAULT_GOAL := help
 
 .PHONY: help
@@ -77,8 +86,8 @@ bench-smoke: ## Run every benchmark once (-benchtime=1x) so none can rot
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 15m $(PKGS)
 
 .PHONY: bench
-bench: ## The full benchmark matrix (COUNT, CPU, BENCH, BENCHTIME)
-	$(GO) test -run '^$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG)
+bench: ## The full benchmark matrix, COUNT interleaved rounds (COUNT, CPU, BENCH, BENCHTIME)
+	$(BENCH_ROUNDS)
 
 # The raw file's header: which code, toolchain, client-go and CPU produced
 # it. A tree with uncommitted changes to tracked files is labelled -dirty:
@@ -94,14 +103,14 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 	  host=$$(uname -n | cut -d. -f1 | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'); \
 	  out=$(RAW_DIR)/$$(date -u +%Y%m%d)-$$short-$$host.txt; \
 	  cpu=$$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1); \
-	  bench="$(GO) test -run '^\$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG)"; \
+	  bench="$(BENCH_ROUNDS)"; \
 	  load="$(GO) run ./cmd/queuelab run --bench --quiet --scenario $(SAVE_LOAD_SCENARIOS) --count $(SAVE_LOAD_COUNT) $(LOAD_FLAGS)"; \
 	  { echo "commit: $$sha"; echo "date: $$(date -u +%Y-%m-%dT%H:%M:%SZ)"; \
 	    echo "go: $$($(GO) env GOVERSION)"; echo "client-go: $$($(GO) list -m -f '{{.Version}}' k8s.io/client-go)"; \
 	    echo "cpu: $${cpu:-$$(uname -m)}"; echo "note: $(NOTE)"; \
 	    echo "bench-command: $$bench"; echo "load-command: $$load"; } > $$out.partial; \
 	  echo "writing $$out"; \
-	  { $(GO) test -run '^$$' -bench '$(BENCH)' -count $(COUNT) -cpu $(CPU) -benchtime $(BENCHTIME) -timeout 60m $(BENCHPKG) 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
+	  { sh -c "$$bench" 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
 	  echo "pkg:" >> $$out.partial; \
 	  { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; \
 	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \

@@ -135,11 +135,9 @@ func (m *Mutex) Index(indexName string, obj any) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(values) == 1 { // the usual case: one lookup both sizes and fills
-		slots := c.slotsOf(values[0])
-		return m.t.appendSlots(make([]any, 0, len(slots)), slots), nil
-	}
-	return m.t.appendIndex(nil, c, values), nil
+	// Non-nil even when nothing matches, as client-go's; appendIndex sizes
+	// it from its one lookup per value.
+	return m.t.appendIndex([]any{}, c, values), nil
 }
 
 // IndexKeys returns the keys whose indexName values include indexedValue.

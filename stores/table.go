@@ -167,9 +167,9 @@ func (t *table) appendKeys(dst []string) []string {
 	return append(dst, t.keys...)
 }
 
-// appendSlots appends the objects in slots (a column's slotsOf; Mutex's
-// callers look it up once and size dst with it, Sharded's size their merge
-// in a first pass and look it up again).
+// appendSlots appends the objects in slots (a column's slotsOf), growing
+// dst once. (Sharded sizes its merge of shards in a first pass and looks
+// slots up again.)
 func (t *table) appendSlots(dst []any, slots []int32) []any {
 	n := len(dst)
 	dst = slices.Grow(dst, len(slots))[:n+len(slots)]

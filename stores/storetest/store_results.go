@@ -11,7 +11,9 @@ import (
 // caller may sort, filter in place or append to it, and keep it while the
 // store changes. A store that handed out (part of) an internal array would
 // let such a caller corrupt the store, or see its answer change under it.
-// A failed call (unknown index) returns a nil slice, as client-go's do.
+// A failed call (unknown index) returns a nil slice, as client-go's do; a
+// call that matches nothing returns an empty, non-nil one, as client-go's
+// do (a caller may tell the two apart, or compare with reflect.DeepEqual).
 func (s storeSuite) resultsBelongToCaller(t *testing.T) {
 	st := s.newStore(t, Indexers())
 	want := put(st,
@@ -65,6 +67,18 @@ func (s storeSuite) resultsBelongToCaller(t *testing.T) {
 		}
 	}
 
+	nowhere := object("ns1", "nowhere", "1", "x", "t8,t9") // two tag values, neither indexed
+	for name, call := range map[string]func() (any, error){
+		"ByIndex":             func() (any, error) { return st.ByIndex(appIndex, "no-such-value") },
+		"Index of one value":  func() (any, error) { return st.Index(tagsIndex, object("ns1", "nowhere", "1", "x", "t9")) },
+		"Index of two values": func() (any, error) { return st.Index(tagsIndex, nowhere) },
+		"IndexKeys":           func() (any, error) { return st.IndexKeys(nsIndex, "no-such-namespace") },
+	} {
+		got, err := call()
+		if err != nil || !isEmptyNonNilSlice(got) {
+			t.Errorf("%s matching nothing = (%#v, %v), want an empty non-nil slice as client-go's", name, got, err)
+		}
+	}
 	for name, call := range map[string]func() (any, error){
 		"ByIndex":   func() (any, error) { return st.ByIndex("no-such-index", "x") },
 		"Index":     func() (any, error) { return st.Index("no-such-index", probe) },
@@ -107,6 +121,16 @@ func describeAnswer(answer any) string {
 	}
 	slices.Sort(parts)
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func isEmptyNonNilSlice(v any) bool {
+	switch a := v.(type) {
+	case []any:
+		return a != nil && len(a) == 0
+	case []string:
+		return a != nil && len(a) == 0
+	}
+	return false
 }
 
 func isNilSlice(v any) bool {

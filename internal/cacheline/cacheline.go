@@ -7,14 +7,19 @@
 //   - An array element (a shard) is padded to whole units, the padding
 //     computed from unsafe.Sizeof of what it follows as
 //     (Size - size%Size) % Size, so that the stride stays a multiple of Size
-//     when fields change.
+//     when fields change, with one exception: a core that is already a
+//     multiple of Size gets a zero-length pad, and Go pads a struct ending
+//     in a zero-size field by another word, so the stride stops being one.
+//     Every such element type therefore checks its stride at compile time
+//     (var _ = [1]struct{}{}[unsafe.Sizeof(elem)%Size]), which fails in
+//     exactly that case or when the padding is miscomputed.
 //   - Within one struct, whose address need not fall on a unit boundary,
 //     two groups of fields are separated by a whole Size of padding: then no
 //     two of their bytes can share a unit wherever the struct lands,
-//     whatever the groups hold. Where each group is a single aligned 8-byte
-//     word (mpmc's positions, workq.Ring's counts), Size-8 bytes of padding
-//     suffice: a word never straddles a unit, and words that start a whole
-//     Size apart never share one.
+//     whatever the groups hold. Where the group before the padding is a
+//     single aligned 8-byte word (mpmc's positions, workq.Ring's counts),
+//     Size-8 bytes of padding suffice: the word ends where the padding
+//     starts, so no byte after the padding shares the word's unit.
 //
 // Which fields are kept apart, and why, belongs at each padded struct in
 // the package that pads it; stores/layout_test.go pins the stores' layout.

@@ -28,7 +28,8 @@ type arena struct {
 }
 
 // The arenas' stride is whole padding units: indexing past the one element
-// fails to compile if the padding above is ever changed so that it is not.
+// fails to compile if it is not (a changed padding, or a state that is a
+// whole number of units; see internal/cacheline).
 var _ = [1]struct{}{}[unsafe.Sizeof(arena{})%cacheline.Size]
 
 type arenaState struct {

@@ -64,6 +64,10 @@ type shardQ[T comparable] struct {
 	_ [(cacheline.Size - unsafe.Sizeof(shardCore[struct{}]{})%cacheline.Size) % cacheline.Size]byte
 }
 
+// A shard's stride is whole padding units: indexing past the one element
+// fails to compile if it is not (see internal/cacheline).
+var _ = [1]struct{}{}[unsafe.Sizeof(shardQ[string]{})%cacheline.Size]
+
 // NewSharded returns an empty Sharded queue. It accepts WithShards.
 func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
 	o, err := buildOptions("NewSharded", opts, "WithShards")

@@ -52,9 +52,9 @@ type shardOf[A any] struct {
 	_ [(cacheline.Size - unsafe.Sizeof(shardCore[struct{}]{})%cacheline.Size) % cacheline.Size]byte
 }
 
-// A shard's stride is whole padding units whatever the accumulator (the
-// families' two among them): indexing past the one element fails to compile
-// if the core's size ever comes to depend on A.
+// A shard's stride is whole padding units whatever the accumulator: indexing
+// past the one element fails to compile if the core's size ever comes to
+// depend on A, or is a whole number of units (see internal/cacheline).
 var _ = [1]struct{}{}[unsafe.Sizeof(shardOf[cache.Deltas]{})%cacheline.Size+
 	unsafe.Sizeof(shardOf[any]{})%cacheline.Size]
 

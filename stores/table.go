@@ -30,7 +30,8 @@ type table struct {
 	scratch [][]string // per column: the values being written, reused
 }
 
-// newTable returns an empty table sized for n keys, whose key index hashes
+// newTable returns an empty table whose key index, keys and objects are
+// sized for n keys (its index columns grow as they fill), whose key index hashes
 // with seed (sizing it later would throw the first index away). The
 // shards of one Sharded generation share a seed, so the hash that picks a
 // key's shard also finds it in the shard (see putHashed).

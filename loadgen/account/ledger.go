@@ -15,10 +15,10 @@ import (
 )
 
 // slot is one key's books: 64 bytes, one cache line, with the fields
-// ordered by size so that no padding creeps in (TestSlotFitsOneLine).
+// ordered by size so that padding only ends it (TestSlotFitsOneLine).
 type slot struct {
 	mu sync.Mutex
-	// rv and deleted (below, with the other byte-sized field) describe the
+	// rv and deleted (last, the one byte-sized field) describe the
 	// newest change emitted for the key.
 	rv uint64
 	// pending is 1 + the emission time (ns) of the oldest change no
@@ -39,9 +39,9 @@ type slot struct {
 	// differ a write is in flight, and a reader cannot say what the store
 	// must hold.
 	begun, done atomic.Uint32
-	deleted     bool
 	// busy is set while a worker reconciles the key.
-	busy atomic.Bool
+	busy    atomic.Bool
+	deleted bool
 }
 
 // Ledger is the books of one run.

@@ -8,7 +8,8 @@
 //   - Mutex: one lock, global FIFO order — client-go's shape;
 //   - Sharded: keys hashed over independently locked shards, FIFO order per
 //     shard (impl.OrderPerShard);
-//   - Ring: sharded key state, global FIFO order through a lock-free ring.
+//   - Ring: sharded key state, global FIFO order through a lock-free queue
+//     of rings.
 //
 // All three are cache.QueueWithBatch (PopBatch), cache.TransformingStore and
 // cache.DoneChecker, honour every behaviour-affecting field of
@@ -32,8 +33,9 @@
 //     KnownObjects. A steady-state Add+Pop allocates one 24-byte box (the
 //     Deltas returned as interface{}). A popped key keeps its slot, so its
 //     next event finds the key interned; slots nobody touched for two
-//     sweeps (one every max(1024, keys) pops) are let go, and a deleted
-//     object's slot goes at once.
+//     sweeps (a shard sweeps every max(1024, keys its last sweep kept,
+//     slots/2) pops; see keyq) are let go, and a deleted object's slot
+//     goes at once.
 //
 // The behaviour is pinned down by queuetest.RunDeltaFIFO, which also runs
 // against client-go's DeltaFIFO.

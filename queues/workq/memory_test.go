@@ -141,12 +141,19 @@ func keepsKeysInUse[R comparable](t *testing.T, q basicQueue, record func(key st
 		}
 		first[k] = r
 	}
-	// Distinct items stream through while the keys wait idle: a sweep runs,
-	// and the keys, processed since the sweep before, get their second
-	// chance (without inserts no sweep would run at all).
+	// After every lap, distinct items stream through while the keys wait
+	// idle: a sweep runs (without inserts none would), and the keys,
+	// processed since the sweep before, get their second chance. So each
+	// pattern of use, one at a time or all together, meets a sweep.
 	cycle(q, 4*idleRetention)
-	trickleLaps(q, keys, 3)
-	burstLaps(q, keys, 2)
+	for range 3 {
+		trickleLaps(q, keys, 1)
+		cycle(q, 4*idleRetention)
+	}
+	for range 2 {
+		burstLaps(q, keys, 1)
+		cycle(q, 4*idleRetention)
+	}
 	for _, k := range keys {
 		if r, ok := record(k); !ok || r != first[k] {
 			t.Fatalf("%s: record evicted and re-inserted (%v, was %v)", k, r, first[k])

@@ -82,8 +82,7 @@ func unless(declared bool, why string) string {
 }
 
 // runAll runs each property as a subtest under the watchdog, or skips it
-// with its reason. Skips happen outside the watchdog, which reports a body
-// that stops early as a failure.
+// with its reason (a skipped property starts no watchdog goroutine).
 func (c config) runAll(t *testing.T, props []property) {
 	t.Helper()
 	for _, p := range props {

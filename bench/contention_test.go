@@ -13,10 +13,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -35,7 +35,7 @@ var contentionAll = flag.Bool("contention.all", false, "BenchmarkInformerContent
 // baseline, and the recommended informer (a store whose scans never block
 // its writer, and a DeltaFIFO in global FIFO order with PopBatch).
 const (
-	contentionBaseline    = impl.Baseline + "+" + impl.Baseline
+	contentionBaseline    = registry.Baseline + "+" + registry.Baseline
 	contentionRecommended = "lockfree+ring"
 )
 

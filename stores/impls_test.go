@@ -6,7 +6,7 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 	"github.com/queuelab/queuelab/stores/storetest"
 )
@@ -91,4 +91,4 @@ func newStore(e storeEntry) storetest.NewStore {
 	return func(_ *testing.T, ix cache.Indexers) cache.ThreadSafeStore { return e.New(ix) }
 }
 
-type storeEntry = impl.Entry[stores.New, stores.Guarantees]
+type storeEntry = registry.Entry[stores.New, stores.Guarantees]

@@ -3,7 +3,7 @@ package stores
 import (
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Guarantees declares what a store implementation promises beyond the
@@ -56,9 +56,9 @@ type Guarantees struct {
 type New func(indexers cache.Indexers) cache.ThreadSafeStore
 
 // Impls is the store family's registry, client-go's threadSafeMap first.
-var Impls = impl.List[New, Guarantees]{
+var Impls = registry.List[New, Guarantees]{
 	{
-		Name: impl.Baseline,
+		Name: registry.Baseline,
 		Doc:  "client-go cache.NewThreadSafeStore: one RWMutex, item map, index of sets.String",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return cache.NewThreadSafeStore(indexers, cache.Indices{})

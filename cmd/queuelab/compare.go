@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/queuelab/queuelab/internal/benchcmp"
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 const compareUsage = `usage:
@@ -27,7 +27,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, compareUsage); fs.PrintDefaults() }
-	baseline := fs.String("baseline", impl.Baseline, "implementation every ratio is taken against (one-file mode)")
+	baseline := fs.String("baseline", registry.Baseline, "implementation every ratio is taken against (one-file mode)")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the Mann-Whitney U test")
 	confidence := fs.Float64("confidence", 0.95, "confidence level of the intervals")
 	filter := fs.String("filter", "", `benchproc filter, e.g. ".name:WorkQueue /keys:1024"`)

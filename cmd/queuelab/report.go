@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/report"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 const reportUsage = `usage: queuelab report [flags]
@@ -31,7 +31,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.OutDir, "out", "results", "directory for README.md and charts/")
 	fs.StringVar(&o.Readme, "readme", "README.md", `top-level README with headline markers ("" to skip)`)
 	fs.StringVar(&o.Notes, "notes", "results/notes.md", "hand-written notes included verbatim")
-	fs.StringVar(&o.Baseline, "baseline", impl.Baseline, "implementation every ratio is taken against")
+	fs.StringVar(&o.Baseline, "baseline", registry.Baseline, "implementation every ratio is taken against")
 	fs.StringVar(&o.ChartFormat, "format", "svg", "chart format: svg or png")
 	fs.Float64Var(&o.Alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
 	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of the intervals")

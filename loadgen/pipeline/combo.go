@@ -20,8 +20,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -61,9 +61,9 @@ func ParseKinds(spec string) ([]Kind, error) {
 
 // Entry types of the three families a stack draws from.
 type (
-	StoreEntry = impl.Entry[stores.New, stores.Guarantees]
-	FIFOEntry  = impl.Entry[deltafifo.New, deltafifo.Guarantees]
-	WorkQEntry = impl.Entry[workq.New[string], workq.Guarantees]
+	StoreEntry = registry.Entry[stores.New, stores.Guarantees]
+	FIFOEntry  = registry.Entry[deltafifo.New, deltafifo.Guarantees]
+	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
 )
 
 // Stack is one implementation per family. A pipeline uses the families it
@@ -81,7 +81,7 @@ func (s Stack) Name(k Kind) string { return strings.Join(s.names(k), "+") }
 // IsBaseline reports whether every family k uses is client-go's.
 func (s Stack) IsBaseline(k Kind) bool {
 	for _, n := range s.names(k) {
-		if n != impl.Baseline {
+		if n != registry.Baseline {
 			return false
 		}
 	}
@@ -102,9 +102,9 @@ func (s Stack) names(k Kind) []string {
 // Registries are the lists stacks are resolved against; Default uses the
 // families' registries, tests substitute their own entries.
 type Registries struct {
-	Stores impl.List[stores.New, stores.Guarantees]
-	FIFOs  impl.List[deltafifo.New, deltafifo.Guarantees]
-	WorkQs impl.List[workq.New[string], workq.Guarantees]
+	Stores registry.List[stores.New, stores.Guarantees]
+	FIFOs  registry.List[deltafifo.New, deltafifo.Guarantees]
+	WorkQs registry.List[workq.New[string], workq.Guarantees]
 }
 
 // Default returns copies of the families' registries, so a caller that
@@ -146,7 +146,7 @@ func (r Registries) stack(k Kind, names []string) (Stack, error) {
 			}
 		}
 	}
-	byFlag := map[string]string{"store": impl.Baseline, "fifo": impl.Baseline, "workq": impl.Baseline}
+	byFlag := map[string]string{"store": registry.Baseline, "fifo": registry.Baseline, "workq": registry.Baseline}
 	for i, f := range r.families(k) {
 		byFlag[f.flag] = names[i]
 	}
@@ -230,7 +230,7 @@ func (r Registries) all(k Kind, fams []family) ([]Stack, error) {
 	for _, n := range names {
 		parts := make([]string, len(fams))
 		for i, f := range fams {
-			parts[i] = impl.Baseline
+			parts[i] = registry.Baseline
 			if slices.Contains(f.names, n) {
 				parts[i] = n
 			}
@@ -263,7 +263,7 @@ func (r Registries) Explicit(k Kind, store, fifo, wq string) ([]Stack, error) {
 		spec := given[f.flag]
 		delete(given, f.flag)
 		if spec == "" {
-			spec = impl.Baseline
+			spec = registry.Baseline
 		}
 		var err error
 		if lists[i], err = selectNames(f, spec); err != nil {
@@ -294,9 +294,9 @@ func (r Registries) Explicit(k Kind, store, fifo, wq string) ([]Stack, error) {
 }
 
 func selectNames(f family, spec string) ([]string, error) {
-	l := impl.List[struct{}, struct{}]{}
+	l := registry.List[struct{}, struct{}]{}
 	for _, n := range f.names {
-		l = append(l, impl.Entry[struct{}, struct{}]{Name: n})
+		l = append(l, registry.Entry[struct{}, struct{}]{Name: n})
 	}
 	sel, err := l.Select(spec)
 	if err != nil {

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // runner is one pipeline's moving parts, driven by Run.
@@ -47,7 +47,7 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	e := &env{stream: s, objs: objs, led: account.New(s.Universe()), o: o, base: time.Now()}
 	layer := o.Layer
 	if layer == nil {
-		layer = DefaultLayer(st.WorkQ.Name == impl.Baseline)
+		layer = DefaultLayer(st.WorkQ.Name == registry.Baseline)
 	}
 	var r runner
 	switch k {

@@ -6,8 +6,8 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
-	"github.com/queuelab/queuelab/internal/impl/impltest"
+	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/queues/registry/registrytest"
 
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
@@ -47,13 +47,13 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		t.Fatalf("registry %v: want clientgo first, then ours and the RealFIFO peer", got)
 	}
 	want := map[string]deltafifo.Guarantees{
-		"clientgo":          {Order: impl.OrderFIFO},
-		"mutex":             {Order: impl.OrderFIFO, Ext: true},
-		"sharded":           {Order: impl.OrderPerShard, Ext: true},
-		"ring":              {Order: impl.OrderFIFO, Ext: true},
-		"clientgo-realfifo": {Order: impl.OrderFIFO, Peer: true},
+		"clientgo":          {Order: registry.OrderFIFO},
+		"mutex":             {Order: registry.OrderFIFO, Ext: true},
+		"sharded":           {Order: registry.OrderPerShard, Ext: true},
+		"ring":              {Order: registry.OrderFIFO, Ext: true},
+		"clientgo-realfifo": {Order: registry.OrderFIFO, Peer: true},
 	}
-	impltest.CheckGuarantees(t, deltafifo.Impls, want)
+	registrytest.CheckGuarantees(t, deltafifo.Impls, want)
 	for _, e := range deltafifo.Impls {
 		if q := e.New(cache.DeltaFIFOOptions{}); q.HasSynced() {
 			t.Errorf("%s: a new queue reports synced before anything was added", e.Name)

@@ -3,7 +3,7 @@ package deltafifo
 import (
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Guarantees declares what a DeltaFIFO implementation promises beyond the
@@ -11,7 +11,7 @@ import (
 type Guarantees struct {
 	// Order is the Pop order across different keys. Per-key delta order is
 	// never relaxed.
-	Order impl.Order
+	Order registry.Order
 	// Ext: the implementation keeps the seed behaviours client-go dropped
 	// (AddIfNotPresent, ErrRequeue, exported Get/List accessors, atomic
 	// failure of Replace and Resync). Suites skip [ext] cases otherwise.
@@ -26,36 +26,36 @@ type Guarantees struct {
 type New func(opts cache.DeltaFIFOOptions) cache.Queue
 
 // Impls is the DeltaFIFO family's registry, client-go's DeltaFIFO first.
-var Impls = impl.List[New, Guarantees]{
+var Impls = registry.List[New, Guarantees]{
 	{
-		Name:       impl.Baseline,
+		Name:       registry.Baseline,
 		Doc:        "client-go cache.NewDeltaFIFOWithOptions: one RWMutex and cond, map of Deltas, slice queue",
 		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return cache.NewDeltaFIFOWithOptions(opts) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO},
+		Guarantees: Guarantees{Order: registry.OrderFIFO},
 	},
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
 		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return NewMutex(opts) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewSharded(opts, 0)) },
-		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewSharded(opts, 0)) },
+		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return impl.Must(NewRing(opts, 0, 0)) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewRing(opts, 0, 0)) },
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "clientgo-realfifo",
 		Doc:        "client-go cache.NewRealFIFOWithOptions: every event in arrival order, no per-key compression (a peer, not a DeltaFIFO)",
 		New:        newRealFIFO,
-		Guarantees: Guarantees{Order: impl.OrderFIFO, Peer: true},
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Peer: true},
 	},
 }
 

@@ -6,8 +6,8 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
-	"github.com/queuelab/queuelab/internal/impl/impltest"
+	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/queues/registry/registrytest"
 
 	"github.com/queuelab/queuelab/queues/fifo"
 )
@@ -32,12 +32,12 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		t.Fatalf("registry %v: want clientgo, then mutex, sharded, ring", got)
 	}
 	want := map[string]fifo.Guarantees{
-		"clientgo": {Order: impl.OrderFIFO},
-		"mutex":    {Order: impl.OrderFIFO, Ext: true},
-		"sharded":  {Order: impl.OrderPerShard, Ext: true},
-		"ring":     {Order: impl.OrderFIFO, Ext: true},
+		"clientgo": {Order: registry.OrderFIFO},
+		"mutex":    {Order: registry.OrderFIFO, Ext: true},
+		"sharded":  {Order: registry.OrderPerShard, Ext: true},
+		"ring":     {Order: registry.OrderFIFO, Ext: true},
 	}
-	impltest.CheckGuarantees(t, fifo.Impls, want)
+	registrytest.CheckGuarantees(t, fifo.Impls, want)
 	for _, e := range fifo.Impls {
 		if q := e.New(cache.MetaNamespaceKeyFunc); q.HasSynced() {
 			t.Errorf("%s: a new queue reports synced before anything was added", e.Name)

@@ -3,14 +3,14 @@ package fifo
 import (
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Guarantees declares what a FIFO implementation promises beyond the
 // cache.Queue contract every entry keeps.
 type Guarantees struct {
 	// Order is the Pop order across different keys.
-	Order impl.Order
+	Order registry.Order
 	// Ext: the implementation keeps the seed behaviours client-go dropped
 	// (AddIfNotPresent, ErrRequeue). Suites skip [ext] cases otherwise.
 	Ext bool
@@ -20,29 +20,29 @@ type Guarantees struct {
 type New func(keyFunc cache.KeyFunc) cache.Queue
 
 // Impls is the FIFO family's registry, client-go's FIFO first.
-var Impls = impl.List[New, Guarantees]{
+var Impls = registry.List[New, Guarantees]{
 	{
-		Name:       impl.Baseline,
+		Name:       registry.Baseline,
 		Doc:        "client-go cache.NewFIFO: one RWMutex and cond, item map, slice queue",
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return cache.NewFIFO(keyFunc) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO},
+		Guarantees: Guarantees{Order: registry.OrderFIFO},
 	},
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return NewMutex(keyFunc) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewSharded(keyFunc, 0)) },
-		Guarantees: Guarantees{Order: impl.OrderPerShard, Ext: true},
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewSharded(keyFunc, 0)) },
+		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return impl.Must(NewRing(keyFunc, 0, 0)) },
-		Guarantees: Guarantees{Order: impl.OrderFIFO, Ext: true},
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewRing(keyFunc, 0, 0)) },
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 }

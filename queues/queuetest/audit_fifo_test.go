@@ -5,9 +5,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/fifo"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // TestAuditFIFORelistBeforeSync: a Reflector whose watch fails right after
@@ -41,4 +41,4 @@ func TestAuditFIFORelistBeforeSync(t *testing.T) {
 	})
 }
 
-type fifoEntry = impl.Entry[fifo.New, fifo.Guarantees]
+type fifoEntry = registry.Entry[fifo.New, fifo.Guarantees]

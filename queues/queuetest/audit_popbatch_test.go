@@ -7,9 +7,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // TestAuditPopBatchSyncedAfterProcess pins for PopBatch what
@@ -71,4 +71,4 @@ func TestAuditPopBatchSyncedAfterProcess(t *testing.T) {
 	})
 }
 
-type deltaFIFOEntry = impl.Entry[deltafifo.New, deltafifo.Guarantees]
+type deltaFIFOEntry = registry.Entry[deltafifo.New, deltafifo.Guarantees]

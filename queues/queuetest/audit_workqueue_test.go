@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/watchdog"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -42,7 +42,7 @@ func TestAuditWorkQueueStructItems(t *testing.T) {
 					t.Fatalf("Len after adding a, b, a = %d, want 2", n)
 				}
 				first, _ := q.Get()
-				if e.Guarantees.Order == impl.OrderFIFO && first != req("ns", "a") {
+				if e.Guarantees.Order == registry.OrderFIFO && first != req("ns", "a") {
 					t.Errorf("first Get = %v, want ns/a (FIFO)", first)
 				}
 				q.Add(req(first.Namespace, first.Name)) // while processing

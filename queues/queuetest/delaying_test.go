@@ -6,15 +6,15 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/queues/queuetest"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
 // baseOptions are the suite options for a layer over the base entry e.
 func baseOptions(e workq.Entry[string]) []queuetest.Option {
 	opts := []queuetest.Option{queuetest.WithOrder(e.Guarantees.Order)}
-	if e.Name == impl.Baseline {
+	if e.Name == registry.Baseline {
 		opts = append(opts, queuetest.WithClientGoBase())
 	}
 	return opts

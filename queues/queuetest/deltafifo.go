@@ -8,8 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewDeltaFIFO constructs a fresh, empty DeltaFIFO honouring opts for one
@@ -23,7 +23,7 @@ type NewDeltaFIFO func(t *testing.T, opts cache.DeltaFIFOOptions) cache.Queue
 // differential check against client-go. It passes on client-go's
 // cache.DeltaFIFO; WithExt adds the seed behaviours (AddIfNotPresent,
 // ErrRequeue, Get/List accessors, atomic failure of Replace),
-// WithOrder(impl.OrderPerShard) relaxes cross-key order. PopBatch is
+// WithOrder(registry.OrderPerShard) relaxes cross-key order. PopBatch is
 // checked when the queue is a cache.QueueWithBatch.
 func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 	c := newConfig(opts)
@@ -207,7 +207,7 @@ func RunDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, opts ...Option) {
 			if p.initial != initial[k] {
 				t.Errorf("pop %d (%s): isInInitialList = %v, want %v", i, describeOne(p.item), p.initial, initial[k])
 			}
-			if c.order == impl.OrderFIFO && p.initial != (i < 3) {
+			if c.order == registry.OrderFIFO && p.initial != (i < 3) {
 				t.Errorf("pop %d (%s): the initial keys come first in FIFO order", i, describeOne(p.item))
 			}
 			delete(initial, k)

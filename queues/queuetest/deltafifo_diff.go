@@ -9,7 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // DiffDeltaFIFO replays the operations encoded in ops (Add, Update, Delete
@@ -22,7 +22,7 @@ import (
 // reference is one client-go DeltaFIFO per key, fed that key's share of
 // every operation and a KnownObjects view of that key alone: whichever key
 // the candidate pops, that key's reference must pop the same Deltas. A
-// queue declaring impl.OrderFIFO must pop a key queued no later than any
+// queue declaring registry.OrderFIFO must pop a key queued no later than any
 // other (keys queued by one Replace or Resync tie); per-shard queues are
 // compared per key only. HasSynced and isInInitialList are compared with
 // client-go's rule: synced once populated and every key queued by the first
@@ -35,7 +35,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, opts ...
 		src:       opSource{b: ops},
 		candKnown: cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		refKnown:  cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
-		fifo:      c.order == impl.OrderFIFO,
+		fifo:      c.order == registry.OrderFIFO,
 		initial:   make(map[int]bool),
 	}
 	emit := d.src.intn(2) == 1

@@ -7,9 +7,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewFIFO constructs a fresh, empty FIFO keyed by keyFunc for one subtest.
@@ -19,7 +19,7 @@ type NewFIFO func(t *testing.T, keyFunc cache.KeyFunc) cache.Queue
 // property, each on a fresh queue from newFIFO keyed by
 // cache.MetaNamespaceKeyFunc, under a deadlock watchdog. It passes on
 // client-go's cache.FIFO; WithExt adds AddIfNotPresent and ErrRequeue,
-// WithOrder(impl.OrderPerShard) relaxes cross-key order.
+// WithOrder(registry.OrderPerShard) relaxes cross-key order.
 func RunFIFO(t *testing.T, newFIFO NewFIFO, opts ...Option) {
 	c := newConfig(opts)
 	mk := func(t *testing.T) cache.Queue { return newFIFO(t, cache.MetaNamespaceKeyFunc) }
@@ -205,7 +205,7 @@ func RunFIFO(t *testing.T, newFIFO NewFIFO, opts ...Option) {
 // queued in: exactly for OrderFIFO, as a set for relaxed orders.
 func (c config) checkOrder(t *testing.T, got, want []string) {
 	t.Helper()
-	if c.order == impl.OrderFIFO {
+	if c.order == registry.OrderFIFO {
 		if !slices.Equal(got, want) {
 			t.Errorf("pop order %v, want %v", got, want)
 		}

@@ -3,15 +3,15 @@ package queuetest
 import (
 	"time"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/watchdog"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Option adjusts a suite run to the guarantees the implementation declares.
 type Option func(*config)
 
 type config struct {
-	order   impl.Order
+	order   registry.Order
 	ext     bool
 	timeout time.Duration
 	// Differential checks (FIFO and DeltaFIFO suites): how many seeded
@@ -22,7 +22,7 @@ type config struct {
 }
 
 func newConfig(opts []Option) config {
-	c := config{order: impl.OrderFIFO, timeout: watchdog.DefaultTimeout, diffRuns: 20, seed: 1}
+	c := config{order: registry.OrderFIFO, timeout: watchdog.DefaultTimeout, diffRuns: 20, seed: 1}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -30,8 +30,8 @@ func newConfig(opts []Option) config {
 }
 
 // WithOrder declares the cross-item order the implementation keeps; order
-// properties stronger than o are skipped. The default is impl.OrderFIFO.
-func WithOrder(o impl.Order) Option { return func(c *config) { c.order = o } }
+// properties stronger than o are skipped. The default is registry.OrderFIFO.
+func WithOrder(o registry.Order) Option { return func(c *config) { c.order = o } }
 
 // WithExt declares that the implementation keeps the [ext] behaviours of
 // SPEC.md; without it those properties are skipped (client-go drops them).

@@ -8,8 +8,8 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/queuelab/queuelab/internal/impl"
 	"github.com/queuelab/queuelab/internal/watchdog"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewWorkQueue constructs a fresh, empty work queue for one subtest. It is
@@ -185,7 +185,7 @@ func wqFIFOOrder(t *testing.T, newQueue NewWorkQueue, c config) {
 		q.Add(want[i])
 	}
 	got := getAll(t, q, n)
-	if c.order == impl.OrderFIFO {
+	if c.order == registry.OrderFIFO {
 		if !slices.Equal(got, want) {
 			t.Fatalf("hand-out order\n got %q\nwant %q", got, want)
 		}
@@ -199,7 +199,7 @@ func wqFIFOOrder(t *testing.T, newQueue NewWorkQueue, c config) {
 }
 
 func wqRequeueGoesToBack(t *testing.T, newQueue NewWorkQueue, c config) {
-	if c.order != impl.OrderFIFO {
+	if c.order != registry.OrderFIFO {
 		t.Skipf("[relaxed] order %v: no cross-item order to check", c.order)
 	}
 	q := fresh(t, newQueue)

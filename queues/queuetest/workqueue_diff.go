@@ -9,7 +9,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // wqDifferential runs the seeds WithDiffSeeds selects, each diffSteps long
@@ -59,7 +59,7 @@ func diffWorkQueue(t *testing.T, newQueue NewWorkQueue, seed uint64, steps int, 
 			want.Add(k)
 		case r < 65:
 			n := 1
-			if c.order != impl.OrderFIFO {
+			if c.order != registry.OrderFIFO {
 				n = want.Len() // a whole batch: the same multiset either way
 			}
 			if n == 0 || want.Len() == 0 {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // basicQueue is the part of a work queue the memory tests drive.
@@ -26,7 +26,7 @@ func cycle(q basicQueue, n int) {
 // Idle records are a bounded cache: a stream of distinct items leaves at
 // most twice the retention budget behind.
 func TestTableRetainsBoundedIdle(t *testing.T) {
-	q := impl.Must(NewMutex[string]())
+	q := registry.Must(NewMutex[string]())
 	cycle(q, 10*idleRetention)
 	if n := len(q.t.index); n > 2*idleRetention {
 		t.Fatalf("%d records retained, want at most %d", n, 2*idleRetention)
@@ -51,7 +51,7 @@ func TestTableRetainsBoundedIdle(t *testing.T) {
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := impl.Must(NewMutex[string]())
+	q := registry.Must(NewMutex[string]())
 	const burst = 4 * shrinkAbove
 	for i := range burst {
 		q.Add("item-" + strconv.Itoa(i))
@@ -162,7 +162,7 @@ func keepsKeysInUse[R comparable](t *testing.T, q basicQueue, record func(key st
 }
 
 func TestTableKeepsKeysInUse(t *testing.T) {
-	q := impl.Must(NewMutex[string]())
+	q := registry.Must(NewMutex[string]())
 	keepsKeysInUse(t, q, func(k string) (int32, bool) {
 		i, ok := q.t.index[k]
 		return i, ok

@@ -3,49 +3,49 @@ package workq
 import (
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Guarantees declares what a workqueue implementation promises beyond the
 // workqueue.TypedInterface contract every entry keeps.
 type Guarantees struct {
 	// Order is the hand-out order across different items.
-	Order impl.Order
+	Order registry.Order
 }
 
 // New constructs a fresh, empty work queue.
 type New[T comparable] func() workqueue.TypedInterface[T]
 
 // Entry is one registered implementation.
-type Entry[T comparable] = impl.Entry[New[T], Guarantees]
+type Entry[T comparable] = registry.Entry[New[T], Guarantees]
 
 // Impls returns the workqueue family's registry for item type T, client-go's
 // queue first.
-func Impls[T comparable]() impl.List[New[T], Guarantees] {
-	return impl.List[New[T], Guarantees]{
+func Impls[T comparable]() registry.List[New[T], Guarantees] {
+	return registry.List[New[T], Guarantees]{
 		{
-			Name:       impl.Baseline,
+			Name:       registry.Baseline,
 			Doc:        "client-go workqueue.NewTyped: one mutex and cond, dirty and processing sets, slice queue",
 			New:        func() workqueue.TypedInterface[T] { return workqueue.NewTyped[T]() },
-			Guarantees: Guarantees{Order: impl.OrderFIFO},
+			Guarantees: Guarantees{Order: registry.OrderFIFO},
 		},
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, one state record per item in a free-listed slab, ready list linked through the records",
-			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewMutex[T]()) },
-			Guarantees: Guarantees{Order: impl.OrderFIFO},
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewMutex[T]()) },
+			Guarantees: Guarantees{Order: registry.OrderFIFO},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
-			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewSharded[T]()) },
-			Guarantees: Guarantees{Order: impl.OrderPerShard},
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewSharded[T]()) },
+			Guarantees: Guarantees{Order: registry.OrderPerShard},
 		},
 		{
 			Name:       "ring",
 			Doc:        "lock-free MPMC queue of rings for ready items, per-item state by CAS in a concurrent map",
-			New:        func() workqueue.TypedInterface[T] { return impl.Must(NewRing[T]()) },
-			Guarantees: Guarantees{Order: impl.OrderFIFO},
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewRing[T]()) },
+			Guarantees: Guarantees{Order: registry.OrderFIFO},
 		},
 	}
 }

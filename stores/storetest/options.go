@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/watchdog"
 )
 
@@ -63,37 +64,10 @@ func WithLockFreeReads() Option { return func(c *config) { c.lockFreeReads = tru
 // watchdog.DefaultTimeout).
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
-// property is one subtest of a suite.
-type property struct {
-	name string
-	// skip, when not empty, is why the implementation is not held to the
-	// property (it did not declare it): the subtest is skipped with it.
-	skip string
-	run  func(t *testing.T)
-}
-
-// unless returns why when the implementation has not declared the
-// property (declared is false), else "": a property's skip.
-func unless(declared bool, why string) string {
-	if declared {
-		return ""
-	}
-	return why
-}
-
-// runAll runs each property as a subtest under the watchdog, or skips it
-// with its reason (a skipped property starts no watchdog goroutine).
-func (c config) runAll(t *testing.T, props []property) {
+// runAll runs props under the configured watchdog.
+func (c config) runAll(t *testing.T, props []suite.Property) {
 	t.Helper()
-	for _, p := range props {
-		if p.skip != "" {
-			t.Run(p.name, func(t *testing.T) { t.Skip(p.skip) })
-			continue
-		}
-		t.Run(p.name, func(t *testing.T) {
-			watchdog.Run(t, c.timeout, func() { p.run(t) })
-		})
-	}
+	suite.Run(t, c.timeout, props)
 }
 
 // extPanics is why the IndexFunc-error properties are [ext].

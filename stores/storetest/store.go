@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"github.com/queuelab/queuelab/internal/suite"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
@@ -15,22 +16,22 @@ func RunThreadSafeStore(t *testing.T, newStore NewStore, opts ...Option) {
 	t.Helper()
 	c := newConfig(opts)
 	s := storeSuite{config: c, newStore: newStore}
-	c.runAll(t, []property{
-		{"add-get-delete", "", s.addGetDelete},
-		{"update-moves-key-between-index-values", "", s.updateMovesKey},
-		{"update-changes-type-or-stores-nil", "", s.updateChangesType},
-		{"empty-values-disappear", "", s.emptyValuesDisappear},
-		{"multi-valued-index", "", s.multiValued},
-		{"index-dedups-across-values", "", s.indexDedups},
-		{"unknown-index", "", s.unknownIndex},
-		{"add-indexers", "", s.addIndexers},
-		{"replace-rebuilds-everything", "", s.replace},
-		{"replace-is-atomic-for-readers", "", s.replaceAtomic},
-		{"resource-version", "", s.resourceVersion},
-		{"transaction", "", s.transaction},
-		{"concurrent-readers-and-writers", "", s.concurrent},
-		{"results-belong-to-the-caller", "", s.resultsBelongToCaller},
-		{"inserts-and-deletes-are-atomic-across-calls", "", s.insertsAndDeletesAreAtomic},
+	c.runAll(t, []suite.Property{
+		{Name: "add-get-delete", Run: s.addGetDelete},
+		{Name: "update-moves-key-between-index-values", Run: s.updateMovesKey},
+		{Name: "update-changes-type-or-stores-nil", Run: s.updateChangesType},
+		{Name: "empty-values-disappear", Run: s.emptyValuesDisappear},
+		{Name: "multi-valued-index", Run: s.multiValued},
+		{Name: "index-dedups-across-values", Run: s.indexDedups},
+		{Name: "unknown-index", Run: s.unknownIndex},
+		{Name: "add-indexers", Run: s.addIndexers},
+		{Name: "replace-rebuilds-everything", Run: s.replace},
+		{Name: "replace-is-atomic-for-readers", Run: s.replaceAtomic},
+		{Name: "resource-version", Run: s.resourceVersion},
+		{Name: "transaction", Run: s.transaction},
+		{Name: "concurrent-readers-and-writers", Run: s.concurrent},
+		{Name: "results-belong-to-the-caller", Run: s.resultsBelongToCaller},
+		{Name: "inserts-and-deletes-are-atomic-across-calls", Run: s.insertsAndDeletesAreAtomic},
 	})
 	s.runRelaxed(t)
 	s.runExt(t)

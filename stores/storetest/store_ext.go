@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"github.com/queuelab/queuelab/internal/suite"
 	"strings"
 	"sync"
 	"testing"
@@ -22,29 +23,29 @@ type checkedStore interface {
 // runRelaxed runs the properties a variant may declare it weakens.
 func (s storeSuite) runRelaxed(t *testing.T) {
 	relaxed := func(declared bool, why string) string {
-		return unless(declared, "[relaxed] the implementation declares that "+why)
+		return suite.Unless(declared, "[relaxed] the implementation declares that "+why)
 	}
-	s.runAll(t, []property{
-		{"transaction-is-atomic-for-readers",
-			relaxed(s.atomicTransactions, "readers may see a Transaction partly applied"), s.transactionAtomic},
-		{"scans-are-snapshots",
-			relaxed(s.snapshotScans, "a scan may mix writes made while it runs"), s.scansAreSnapshots},
-		{"updates-are-atomic-across-calls",
-			relaxed(s.orderedUpdates, "calls may see an update that changes index values in different orders"), s.updatesAreAtomic},
+	s.runAll(t, []suite.Property{
+		{Name: "transaction-is-atomic-for-readers",
+			Skip: relaxed(s.atomicTransactions, "readers may see a Transaction partly applied"), Run: s.transactionAtomic},
+		{Name: "scans-are-snapshots",
+			Skip: relaxed(s.snapshotScans, "a scan may mix writes made while it runs"), Run: s.scansAreSnapshots},
+		{Name: "updates-are-atomic-across-calls",
+			Skip: relaxed(s.orderedUpdates, "calls may see an update that changes index values in different orders"), Run: s.updatesAreAtomic},
 	})
 }
 
 // runExt runs the [ext] properties, or skips those not declared.
 func (s storeSuite) runExt(t *testing.T) {
-	ext := unless(s.ext, extPanics)
-	s.runAll(t, []property{
-		{"index-func-error-in-update-changes-nothing", ext, s.indexErrorUpdate},
-		{"index-func-error-in-replace-changes-nothing", ext, s.indexErrorReplace},
-		{"index-func-error-in-transaction-skips-that-write", ext, s.indexErrorTransaction},
-		{"index-func-error-in-add-indexers-changes-nothing", ext, s.indexErrorAddIndexers},
-		{"reads-do-not-wait-for-a-writer", unless(s.lockFreeReads,
+	ext := suite.Unless(s.ext, extPanics)
+	s.runAll(t, []suite.Property{
+		{Name: "index-func-error-in-update-changes-nothing", Skip: ext, Run: s.indexErrorUpdate},
+		{Name: "index-func-error-in-replace-changes-nothing", Skip: ext, Run: s.indexErrorReplace},
+		{Name: "index-func-error-in-transaction-skips-that-write", Skip: ext, Run: s.indexErrorTransaction},
+		{Name: "index-func-error-in-add-indexers-changes-nothing", Skip: ext, Run: s.indexErrorAddIndexers},
+		{Name: "reads-do-not-wait-for-a-writer", Skip: suite.Unless(s.lockFreeReads,
 			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)"),
-			s.readsDoNotWaitForWriter},
+			Run: s.readsDoNotWaitForWriter},
 	})
 }
 

@@ -1,4 +1,4 @@
-package impl_test
+package registry_test
 
 import (
 	"errors"
@@ -8,15 +8,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 type guarantees struct{ FIFO bool }
 
-var list = impl.List[func() int, guarantees]{
-	{Name: impl.Baseline, New: func() int { return 0 }, Guarantees: guarantees{FIFO: true}},
+var list = registry.List[func() int, guarantees]{
+	{Name: registry.Baseline, New: func() int { return 0 }, Guarantees: guarantees{FIFO: true}},
 	{Name: "sharded", New: func() int { return 1 }},
 }
 
@@ -35,7 +35,7 @@ func TestSelect(t *testing.T) {
 	assert.Equal(t, []string{"clientgo", "sharded"}, all.Names())
 
 	all[0].Name = "mutated"
-	assert.Equal(t, impl.Baseline, list[0].Name, "Select must not alias the registry")
+	assert.Equal(t, registry.Baseline, list[0].Name, "Select must not alias the registry")
 
 	some, err := list.Select(" sharded , clientgo ")
 	require.NoError(t, err)
@@ -48,7 +48,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestMust(t *testing.T) {
-	if got := impl.Must(42, nil); got != 42 {
+	if got := registry.Must(42, nil); got != 42 {
 		t.Errorf("Must(42, nil) = %d", got)
 	}
 	defer func() {
@@ -56,5 +56,5 @@ func TestMust(t *testing.T) {
 			t.Error("Must with an error did not panic")
 		}
 	}()
-	impl.Must(0, errors.New("bad default"))
+	registry.Must(0, errors.New("bad default"))
 }

@@ -1,17 +1,17 @@
-// Package impltest checks a family's registry (impl.List) from its tests.
-package impltest
+// Package impltest checks a family's registry (registry.List) from its tests.
+package registrytest
 
 import (
 	"testing"
 
-	"github.com/queuelab/queuelab/internal/impl"
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // CheckGuarantees fails t for every entry of l that want does not name,
 // every name of want that l lacks, and every entry whose declared
 // guarantees differ from want's: a suite skips properties by these
 // declarations, so a wrong one silently skips (or runs) the wrong tests.
-func CheckGuarantees[N any, G comparable](t testing.TB, l impl.List[N, G], want map[string]G) {
+func CheckGuarantees[N any, G comparable](t testing.TB, l registry.List[N, G], want map[string]G) {
 	t.Helper()
 	for _, e := range l {
 		w, ok := want[e.Name]

@@ -1,4 +1,4 @@
-// Package impl holds the one shape every queuelab family uses to list its
+// Package registry holds the one shape every queuelab family uses to list its
 // implementations: a named constructor plus the guarantees it keeps.
 //
 // Each family (workq, fifo, deltafifo, stores) declares its own constructor
@@ -6,7 +6,7 @@
 // the load generator and the CLI range over that list, so adding an
 // implementation to a family's list is all it takes to have it conformance
 // tested, benchmarked and selectable by name.
-package impl
+package registry
 
 import (
 	"fmt"

@@ -27,7 +27,10 @@ LOAD_FLAGS ?=
 SAVE_LOAD_COUNT ?= 6
 SAVE_LOAD_SCENARIOS ?= default,half-load,relist-storm,store-contention
 # bench-save: where raw result files go; NOTE is recorded in their header.
+# RAW_TAG names a partial run (one family's matrix): <date>-<sha>-<host>-<tag>.txt.
+# An empty SAVE_LOAD_SCENARIOS saves the benchmarks alone.
 RAW_DIR   ?= results/raw
+RAW_TAG   ?=
 # compare: one file (ratios to clientgo) or OLD and NEW. GATE=1 turns on the
 # regression gate, which fails on a significant worsening beyond TOLERANCE
 # for the implementations in GATE_IMPL. The gate makes one test per
@@ -101,7 +104,7 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 	  sha=$$(git rev-parse HEAD); short=$$(git rev-parse --short HEAD); \
 	  if [ -n "$$(git status --porcelain --untracked-files=no)" ]; then sha=$$sha-dirty; short=$$short-dirty; fi; \
 	  host=$$(uname -n | cut -d. -f1 | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'); \
-	  out=$(RAW_DIR)/$$(date -u +%Y%m%d)-$$short-$$host.txt; \
+	  out=$(RAW_DIR)/$$(date -u +%Y%m%d)-$$short-$$host$(if $(RAW_TAG),-$(RAW_TAG)).txt; \
 	  cpu=$$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1); \
 	  bench="$(BENCH_ROUNDS)"; \
 	  load="$(GO) run ./cmd/queuelab run --bench --quiet --scenario $(SAVE_LOAD_SCENARIOS) --count $(SAVE_LOAD_COUNT) $(LOAD_FLAGS)"; \
@@ -111,8 +114,8 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 	    echo "bench-command: $$bench"; echo "load-command: $$load"; } > $$out.partial; \
 	  echo "writing $$out"; \
 	  { sh -c "$$bench" 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
-	  echo "pkg:" >> $$out.partial; \
-	  { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; \
+	  if [ -n "$(SAVE_LOAD_SCENARIOS)" ]; then echo "pkg:" >> $$out.partial; \
+	    { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; fi; \
 	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
 	  rm -f $$out.rc; mv $$out.partial $$out; echo "saved $$out"
 

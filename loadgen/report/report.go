@@ -281,10 +281,12 @@ func JSON(w io.Writer, scenarios []Scenario) error {
 // Bench writes benchfmt: configuration lines, a Unit line per metric
 // declaring its direction, then one result line per run:
 //
-//	BenchmarkLoad/scenario=<s>/pipeline=<p>/impl=<combo> 1 <ns> ns/op <v> events/s ...
+//	BenchmarkLoad/scenario=<s>/pipeline=<p>/impl=<combo> 1 <v> events/s ...
 //
-// ns/op is the measured phase's wall time. A metric a pipeline does not
-// have is left out of its line.
+// There is no ns/op: a run is not an operation, and its wall time is set
+// by the stream's length (and, in fixed-rate scenarios, by the offered
+// rate), so the rates and latencies are the result. A metric a pipeline
+// does not have is left out of its line.
 func Bench(w io.Writer, scenarios []Scenario) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/queuelab/queuelab/loadgen\n", runtime.GOOS, runtime.GOARCH)
 	for _, m := range metrics {
@@ -298,7 +300,7 @@ func Bench(w io.Writer, scenarios []Scenario) error {
 	for _, s := range scenarios {
 		for _, r := range s.Results {
 			var b strings.Builder
-			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1 %d ns/op", s.Name, r.Pipeline, r.Impl, r.Duration.Nanoseconds())
+			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1", s.Name, r.Pipeline, r.Impl)
 			for _, m := range metrics {
 				if v, ok := m.get(r); ok {
 					fmt.Fprintf(&b, " %s %s", benchValue(v), m.unit)

@@ -37,8 +37,11 @@ func TestTableShowsMediansWithBaselineFirst(t *testing.T) {
 	assert.Contains(t, text, "medians of 3 interleaved rounds")
 	head := text[strings.Index(text, "metric"):]
 	assert.Less(t, strings.Index(head, "clientgo"), strings.Index(head, "mutex"), "baseline column first")
-	// medians: clientgo 200, mutex 400 → 2.00x
-	assert.Regexp(t, `events/s\s+200\s+400 \(2\.00x\)`, text)
+	// medians: clientgo 200, mutex 400 → 2.00×, which three rounds a side
+	// cannot make significant.
+	assert.Regexp(t, `events/s ↑\s+200/s \(n=3\)\s+~2\.00×`, text)
+	assert.Contains(t, text, "correct: clientgo ok, mutex ok")
+	assert.NotContains(t, text, "e+0")
 }
 
 func TestBenchWritesEverySample(t *testing.T) {

@@ -194,7 +194,7 @@ func (t humanTicks) Ticks(lo, hi float64) []plot.Tick {
 			continue
 		}
 		if t.unit == "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value*1000)/1000, 'f', -1, 64)
 		} else {
 			ticks[i].Label = benchcmp.Human(ticks[i].Value, t.unit)
 		}
@@ -264,26 +264,37 @@ func (f *Family) timeChart() []*chartSpec {
 	}
 	g := f.Grid
 	if f.Baseline != "" && len(f.Impls) > 1 {
-		s := newSpec("time", f.Name+": time per op ÷ "+f.Baseline+" (lower is better)", "", "time ÷ "+f.Baseline)
-		series := slices.DeleteFunc(slices.Clone(f.Impls[1:]), func(c string) bool { return benchcmp.PeerOf(c, f.Baseline) == c })
-		err := s.groupedBars(rows, series, func(r *benchcmp.Row, impl string) float64 {
-			if c := g.Compare(r, "sec/op", benchcmp.PeerOf(impl, f.Baseline), impl); c != nil {
-				return c.Ratio
+		var specs []*chartSpec
+		for _, group := range peerGroups(f) {
+			series := slices.DeleteFunc(slices.Clone(group), func(c string) bool { return benchcmp.PeerOf(c, f.Baseline) == c })
+			peer := benchcmp.PeerOf(group[0], f.Baseline)
+			rows := slices.DeleteFunc(slices.Clone(rows), func(r *benchcmp.Row) bool {
+				return !slices.ContainsFunc(series, func(c string) bool { return g.Compare(r, "sec/op", peer, c) != nil })
+			})
+			if len(series) == 0 || len(rows) == 0 || len(specs) == maxChartsPerKind {
+				continue
 			}
-			return math.NaN()
-		})
-		if err != nil || len(s.names) == 0 {
-			return nil
+			s := newSpec("time", f.Name+": time per op ÷ "+peer+" (lower is better)", "", "time ÷ "+peer)
+			err := s.groupedBars(rows, series, func(r *benchcmp.Row, impl string) float64 {
+				if c := g.Compare(r, "sec/op", peer, impl); c != nil {
+					return c.Ratio
+				}
+				return math.NaN()
+			})
+			if err != nil {
+				return nil
+			}
+			one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(rows)) - 0.5, Y: 1}})
+			if err != nil {
+				return nil
+			}
+			one.Color = color.Black
+			one.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			s.p.Add(one)
+			s.add(peer+" = 1", one)
+			specs = append(specs, s)
 		}
-		one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(rows)) - 0.5, Y: 1}})
-		if err != nil {
-			return nil
-		}
-		one.Color = color.Black
-		one.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-		s.p.Add(one)
-		s.add(f.Baseline+" = 1", one)
-		return []*chartSpec{s}
+		return specs
 	}
 	s := newSpec("time", f.Name+": time per op (lower is better)", "", "time per op")
 	s.yUnit = "sec/op"
@@ -426,15 +437,8 @@ func (f *Family) memoryChart() []*chartSpec {
 	if u == "" {
 		return nil
 	}
-	var peers []string
-	for _, impl := range f.Impls {
-		if p := benchcmp.PeerOf(impl, f.Baseline); !slices.Contains(peers, p) {
-			peers = append(peers, p)
-		}
-	}
 	var specs []*chartSpec
-	for _, peer := range peers {
-		impls := slices.DeleteFunc(slices.Clone(f.Impls), func(c string) bool { return benchcmp.PeerOf(c, f.Baseline) != peer })
+	for _, impls := range peerGroups(f) {
 		rows := slices.DeleteFunc(f.rowsOf(u), func(r *benchcmp.Row) bool {
 			return !slices.ContainsFunc(impls, func(c string) bool { return f.Grid.Cell(r, c, u) != nil })
 		})
@@ -454,6 +458,24 @@ func (f *Family) memoryChart() []*chartSpec {
 		}
 	}
 	return specs
+}
+
+// peerGroups splits f's implementations by the baseline combination they
+// are compared to, baseline first in each: a load run's workqueue, store
+// and informer stacks, which no benchmark measures side by side.
+func peerGroups(f *Family) [][]string {
+	var peers []string
+	var out [][]string
+	for _, impl := range f.Impls {
+		p := benchcmp.PeerOf(impl, f.Baseline)
+		i := slices.Index(peers, p)
+		if i < 0 {
+			peers, out = append(peers, p), append(out, nil)
+			i = len(out) - 1
+		}
+		out[i] = append(out[i], impl)
+	}
+	return out
 }
 
 // palette has a colour for each of ten series, told apart in print and by

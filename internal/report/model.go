@@ -37,7 +37,7 @@ type Family struct {
 	// pageSrc and topSrc are Source relative to the results page and to
 	// the top-level README.
 	pageSrc, topSrc string
-	Rows   []*benchcmp.Row
+	Rows            []*benchcmp.Row
 	// Impls are the implementations measured, the baseline first.
 	Impls []string
 	// Baseline is the implementation ratios are taken against: the

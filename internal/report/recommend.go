@@ -143,7 +143,11 @@ func words(f *Family, q question, impl string) string {
 		if !ok {
 			continue
 		}
-		parts = append(parts, benchcmp.Times(oriented(s.Cost, f.Grid.Better(u)), u))
+		w := benchcmp.Times(oriented(s.Cost, f.Grid.Better(u)), u)
+		if w == "no difference" && len(q.units) > 1 {
+			w = "same " + u
+		}
+		parts = append(parts, w)
 	}
 	if len(parts) == 0 {
 		return "—"

@@ -85,6 +85,15 @@ func newLab(t *testing.T) *lab {
 	return l
 }
 
+// generate writes the report from ss and returns the results page.
+func (l *lab) generate(t *testing.T, ss []series) string {
+	t.Helper()
+	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", ss)
+	_, err := report.Generate(l.opts)
+	require.NoError(t, err)
+	return l.read(t, "results/README.md")
+}
+
 func (l *lab) read(t *testing.T, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(l.dir, rel))
@@ -314,11 +323,7 @@ func TestLoadStacksAreRankedByEventsAgainstTheirOwnBaseline(t *testing.T) {
 		run = append(run, load(sc, "clientgo+clientgo+clientgo", 1000), load(sc, "mutex+mutex+mutex", 2000))
 	}
 	run = append(run, load("default/pipeline=workqueue", "clientgo", 1000), load("default/pipeline=workqueue", "ring", 5000))
-	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", run)
-
-	_, err := report.Generate(l.opts)
-	require.NoError(t, err)
-	md := l.read(t, "results/README.md")
+	md := l.generate(t, run)
 	assert.Contains(t, md, "#### Rates, events/s (higher is better)")
 	assert.Contains(t, md, "| `scenario=storm/pipeline=informer` | 1k/s ±2% | **2.00×** |")
 	assert.Contains(t, l.read(t, "README.md"), "| [Load](results/README.md#family-load) | `mutex+mutex+mutex` | 2.00× more events/s |")
@@ -347,11 +352,7 @@ func TestWindowedBenchmarksAreReadByTheirRates(t *testing.T) {
 		{"Scan/readers=2", "clientgo", 6, map[string]float64{"reads/s": 100, "writes/s": 10}},
 		{"Scan/readers=2", "lockfree", 6, map[string]float64{"reads/s": 100, "writes/s": 340}},
 	}
-	rawFile(t, l.opts.RawDir, "20260101-0123456-host.txt", "2026-01-01T00:00:00Z", run)
-
-	_, err := report.Generate(l.opts)
-	require.NoError(t, err)
-	md := l.read(t, "results/README.md")
+	md := l.generate(t, run)
 	assert.Contains(t, md, "| `op=mixed/readers=2/writers=1/objects=100000/indexes=2` | 20.1k/s ±2% · 10k/s ±2% | **5.00× · 5.00×** |")
 	assert.NotContains(t, md, "| `op=mixed/readers=2/writers=1/objects=100000/indexes=2` | 1k", "no per-window allocs/op")
 	top := l.read(t, "README.md")

@@ -36,13 +36,14 @@ const maxChartsPerKind = 4
 
 // Layout of every chart. Text is measured with Liberation Sans, whose
 // widths are Arial's and Helvetica's; a viewer without any of them falls
-// back to a wider sans (DejaVu Sans is about 12% wider), so every measured
-// width is given slack, and nothing is drawn where a wider rendering could
-// run off the canvas or over other text: titles span the whole canvas, the
-// legend has its own column right of the plot, and category labels are
-// stacked one parameter a line instead of rotated.
+// back to a wider sans (rsvg-convert with only DejaVu Sans runs titles
+// about a quarter wider), so every measured width is given slack, and
+// nothing is drawn where a wider rendering could run off the canvas or over
+// other text: titles span the whole canvas, the legend has its own column
+// right of the plot, and category labels are stacked one parameter a line
+// instead of rotated.
 const (
-	slack     = 1.25
+	slack     = 1.35
 	pad       = vg.Length(8)
 	titleSize = vg.Length(13)
 	labelSize = vg.Length(11)
@@ -248,7 +249,7 @@ func categories(rows []*benchcmp.Row) []string {
 			}
 		}
 		if len(parts) == 0 {
-			parts = []string{r.Sub()}
+			parts = []string{label(r, rows)}
 		}
 		out[i] = strings.Join(parts, "\n")
 	}

@@ -32,7 +32,7 @@ func headline(recs []Recommendation) []Recommendation {
 // baseline. link is the page that holds the family sections
 // ("results/README.md" from the top level, "" from the results page).
 func writeHeadlineTable(pr printer, lines []Recommendation, baseline, link string) {
-	pr("| family | use | speed vs %s | memory per op | allocations per op | numbers from |\n|---|---|---|---|---|---|\n", code(baseline))
+	pr("| family | use | speed vs %s | memory | allocations per op | numbers from |\n|---|---|---|---|---|---|\n", code(baseline))
 	for _, l := range lines {
 		f := l.Family
 		use, impl := code(l.Choice), l.Choice
@@ -40,8 +40,17 @@ func writeHeadlineTable(pr printer, lines []Recommendation, baseline, link strin
 			use, impl = code(l.Choice)+" (nothing beats it; best other: "+code(l.Score.Impl)+")", l.Score.Impl
 		}
 		pr("| [%s](%s#%s) | %s | %s | %s | %s | %s |\n", f.Name, link, anchor(f.Name), use,
-			words(f, l.On, impl), total(f, impl, "B/op"), total(f, impl, "allocs/op"), sourceLink(f, link != ""))
+			words(f, l.On, impl), total(f, impl, memoryUnit(f)), total(f, impl, "allocs/op"), sourceLink(f, link != ""))
 	}
+}
+
+// memoryUnit is what the headline's memory column sums: bytes allocated
+// per op, or where the family measures no op, the memory it holds.
+func memoryUnit(f *Family) string {
+	if len(f.rowsOf("B/op")) > 0 {
+		return "B/op"
+	}
+	return f.heldUnit()
 }
 
 // total compares what impl and its baseline peer measure in unit summed
@@ -59,15 +68,21 @@ func total(f *Family, impl, unit string) string {
 		}
 		sum, base, n = sum+t.Summary.Center, base+b.Summary.Center, n+1
 	}
+	amount := func(v float64) string {
+		if unit == "allocs/op" {
+			return benchcmp.Human(v, unit) + " allocs"
+		}
+		return benchcmp.Human(v, unit)
+	}
 	switch {
-	case n == 0:
+	case unit == "" || n == 0:
 		return "—"
 	case sum == 0 && base == 0:
 		return "none either"
 	case sum == 0:
-		return "none (" + code(peer) + ": " + benchcmp.Human(base/float64(n), unit) + " on average)"
+		return "none (" + code(peer) + ": " + amount(base/float64(n)) + " on average)"
 	case base == 0:
-		return benchcmp.Human(sum/float64(n), unit) + " on average (" + code(peer) + ": none)"
+		return amount(sum/float64(n)) + " on average (" + code(peer) + ": none)"
 	}
 	return benchcmp.Times(sum/base, unit)
 }
@@ -94,8 +109,8 @@ func headlineBlock(lines []Recommendation, baseline string) string {
 	}
 	pr("The best implementation of each family against %s, measured in the same run. Speed is the geometric mean "+
 		"over the family's benchmarks of time per op (or of its rates, where its benchmarks measure windows), "+
-		"counting differences that are not significant or below 5%% as none; memory and allocations are summed "+
-		"over its benchmarks. Every table, chart and rule: [results/README.md](results/README.md).\n\n", code(baseline))
+		"counting differences that are not significant or below 5%% as none; memory (allocated per op, or held where "+
+		"no op is measured) and allocations are summed over its benchmarks. Every table, chart and rule: [results/README.md](results/README.md).\n\n", code(baseline))
 	writeHeadlineTable(pr, lines, baseline, "results/README.md")
 	return b.String()
 }

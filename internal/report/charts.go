@@ -189,7 +189,18 @@ type humanTicks struct {
 }
 
 func (t humanTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := t.Ticker.Ticks(lo, hi)
+	// Bytes tick at round numbers of KiB, MiB or GiB, not of powers of ten
+	// ("2 MiB", not "1.91 MiB").
+	scale := 1.0
+	if _, isLog := t.Ticker.(plot.LogTicks); isMemory(t.unit) && !isLog {
+		for max(math.Abs(lo), math.Abs(hi))/scale >= 1024 {
+			scale *= 1024
+		}
+	}
+	ticks := t.Ticker.Ticks(lo/scale, hi/scale)
+	for i := range ticks {
+		ticks[i].Value *= scale
+	}
 	for i := range ticks {
 		if ticks[i].Label == "" {
 			continue

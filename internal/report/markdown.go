@@ -166,7 +166,12 @@ func (p *page) writeFamily(pr printer, f *Family) {
 	}
 	for _, q := range f.questions() {
 		var lines []benchcmp.Line
+		quiet := 0
 		for _, r := range q.rows {
+			if f.Baseline != "" && len(q.rows) > 1 && !differs(f, r, q.units) {
+				quiet++
+				continue
+			}
 			units := slices.DeleteFunc(slices.Clone(q.units), func(u string) bool { return !measures(f.Grid, r, u) })
 			label := code(label(r, f.Rows))
 			if len(units) < len(q.units) {
@@ -175,6 +180,12 @@ func (p *page) writeFamily(pr printer, f *Family) {
 			lines = append(lines, benchcmp.Line{Label: label, Row: r, Units: units})
 		}
 		pr("#### %s (%s)\n\n", q.title, f.Grid.Better(q.units[0]))
+		if quiet > 0 {
+			pr("%s where no implementation differs significantly from the baseline: left out.\n\n", plural(quiet, "benchmark"))
+		}
+		if len(lines) == 0 {
+			continue
+		}
 		for i, t := range f.Grid.RatioTables("", lines, p.opts.Baseline, maxImpls) {
 			if i > 0 {
 				pr("\n")
@@ -193,6 +204,20 @@ func (p *page) writeFamily(pr printer, f *Family) {
 	if len(imgs) > 0 {
 		pr("%s\n\n", strings.Join(imgs, " "))
 	}
+}
+
+// differs reports whether some implementation of f differs significantly
+// from its baseline on row r in one of units.
+func differs(f *Family, r *benchcmp.Row, units []string) bool {
+	for _, impl := range f.Impls {
+		peer := benchcmp.PeerOf(impl, f.Baseline)
+		for _, u := range units {
+			if c := f.Grid.Compare(r, u, peer, impl); impl != peer && c != nil && c.Significant() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // label names row r among rows: its name without the family, and without

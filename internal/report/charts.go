@@ -346,6 +346,7 @@ func (f *Family) scalingCharts() []*chartSpec {
 			}
 			s := newSpec("scaling", title, key, unit)
 			s.yUnit = unit
+			lo, hi := math.Inf(1), 0.0
 			for si, impl := range f.Impls {
 				var pts plotter.XYs
 				for _, r := range group.rows {
@@ -356,6 +357,9 @@ func (f *Family) scalingCharts() []*chartSpec {
 				if len(pts) < 2 {
 					continue
 				}
+				for _, p := range pts {
+					lo, hi = min(lo, p.Y), max(hi, p.Y)
+				}
 				slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 				if s.series(si, impl, pts) != nil {
 					return specs
@@ -363,6 +367,12 @@ func (f *Family) scalingCharts() []*chartSpec {
 			}
 			if len(s.names) == 0 {
 				continue
+			}
+			// Rates a hundredfold apart (a starved writer beside a free
+			// one) would flatten the smaller onto the axis.
+			if hi/lo >= 100 {
+				s.p.Y.Scale = plot.LogScale{}
+				s.p.Y.Label.Text += " (log scale)"
 			}
 			if xs[len(xs)-1]/max(xs[0], 1) >= 8 && xs[0] > 0 {
 				s.p.X.Scale = plot.LogScale{}

@@ -12,6 +12,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -295,9 +296,11 @@ func Bench(w io.Writer, scenarios []Scenario) error {
 	return nil
 }
 
+// benchValue writes v in plain decimals, as go test does: four
+// significant digits, never an exponent.
 func benchValue(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return fmt.Sprintf("%.0f", v)
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 || math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return fmt.Sprintf("%.4g", v)
+	return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
 }

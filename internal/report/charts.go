@@ -32,7 +32,7 @@ type Chart struct {
 
 // maxChartsPerKind bounds the per-family charts of one kind (one per
 // combination of other parameters), so a wide matrix cannot flood the page.
-const maxChartsPerKind = 4
+const maxChartsPerKind = 6
 
 // Layout of every chart. Text is measured with Liberation Sans, whose
 // widths are Arial's and Helvetica's; a viewer without any of them falls

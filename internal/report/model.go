@@ -128,7 +128,8 @@ func (f *Family) primary() question {
 // questions are the tables of a family, each in one direction: time per
 // op; the rates of the benchmarks that measure windows or runs (where time
 // per op is measured, a rate beside it says the same again); the p99
-// latency; the memory an op allocates; the memory a structure holds.
+// latency where no chart shows it; the memory an op allocates; the memory
+// a structure holds.
 func (f *Family) questions() []question {
 	var out []question
 	if rows := f.rowsOf("sec/op"); len(rows) > 0 {
@@ -149,8 +150,16 @@ func (f *Family) questions() []question {
 	if len(untimed) > 0 {
 		out = append(out, question{title: "Rates, " + strings.Join(rates, " · "), units: rates, rows: untimed})
 	}
+	var percentiles []string
 	for _, u := range f.Units {
-		if p, ok := percentile(u); ok && p == "p99" {
+		if _, ok := percentile(u); ok {
+			percentiles = append(percentiles, u)
+		}
+	}
+	for _, u := range percentiles {
+		// Latency charts show every percentile of up to maxChartsPerKind
+		// benchmarks; a table repeats them only where they do not.
+		if p, _ := percentile(u); p == "p99" && (len(percentiles) < 2 || len(f.rowsOf(percentiles...)) > maxChartsPerKind) {
 			out = append(out, question{title: "p99 latency", units: []string{u}, rows: f.rowsOf(u)})
 		}
 	}

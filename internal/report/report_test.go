@@ -359,3 +359,33 @@ func TestWindowedBenchmarksAreReadByTheirRates(t *testing.T) {
 	assert.Contains(t, top, "| [Store](results/README.md#family-store) | `mutex` | 2.00× faster | — | 4.01× fewer allocs |")
 	assert.Contains(t, top, "| [Scan](results/README.md#family-scan) | `lockfree` | same reads/s, 34.0× more writes/s |")
 }
+
+// TestWideFamiliesSplitIntoNarrowTables: a family measuring a dozen
+// implementations gets several tables of at most eight columns, each
+// headed by the baseline, and no table carries a row it has no number for.
+func TestWideFamiliesSplitIntoNarrowTables(t *testing.T) {
+	l := newLab(t)
+	var run []series
+	for i := range 13 {
+		impl := fmt.Sprintf("impl%02d", i)
+		if i == 0 {
+			impl = "clientgo"
+		}
+		run = append(run, series{"Wide/op=a", impl, 6, map[string]float64{"ns/op": float64(100 + i)}})
+		if i < 3 {
+			run = append(run, series{"Wide/op=b", impl, 6, map[string]float64{"ns/op": float64(100 + 50*i)}})
+		}
+	}
+	md := l.generate(t, run)
+	tables := 0
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "| benchmark |") {
+			tables++
+			assert.LessOrEqual(t, strings.Count(line, " | ")+1, 8, line)
+			assert.True(t, strings.HasPrefix(line, "| benchmark | `clientgo` |"), line)
+		}
+	}
+	assert.Equal(t, 2, tables, "12 implementations as two tables of 6")
+	assert.Equal(t, 1, strings.Count(md, "| `op=b` |"), "op=b only where its implementations are")
+	assert.NotContains(t, md, "e+0")
+}

@@ -176,15 +176,6 @@ func load(raw string, o Options, have []*Family) ([]*Family, []string, error) {
 	return out, data.Warnings, nil
 }
 
-// Newest returns the newest raw file in dir (see byAge).
-func Newest(dir string) (string, error) {
-	paths, err := byAge(dir)
-	if err != nil {
-		return "", err
-	}
-	return paths[0], nil
-}
-
 // byAge returns the raw files in dir newest first: by the "date:" header
 // that bench-save writes, then by name (whose yyyymmdd prefix sorts by
 // day). Files still being written (.partial) or from failed runs (.failed)

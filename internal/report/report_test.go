@@ -227,19 +227,34 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func TestReportPicksTheNewestRawFile(t *testing.T) {
+// TestReportTakesEachFamilyFromItsNewestFile: files are ordered by their
+// date header, not their names; failed and partial runs are not read.
+func TestReportTakesEachFamilyFromItsNewestFile(t *testing.T) {
 	l := newLab(t)
 	rawFile(t, l.opts.RawDir, "20260102-aaaaaaa-host.txt", "2026-01-02T08:00:00Z", labRun()[:3])
-	newest := rawFile(t, l.opts.RawDir, "20260102-bbbbbbb-host.txt", "2026-01-02T09:00:00Z", labRun()[6:8])
+	rawFile(t, l.opts.RawDir, "20260102-bbbbbbb-host.txt", "2026-01-02T09:00:00Z", labRun()[6:8])
 	rawFile(t, l.opts.RawDir, "20260101-ccccccc-host.txt", "2026-01-01T23:00:00Z", labRun())
 	require.NoError(t, os.WriteFile(filepath.Join(l.opts.RawDir, "20260103-ddddddd-host.txt.failed"), nil, 0o644))
 
-	got, err := report.Newest(l.opts.RawDir)
+	res, err := report.Generate(l.opts)
 	require.NoError(t, err)
-	assert.Equal(t, newest, got)
+	assert.Equal(t, []string{"bbbbbbb", "aaaaaaa", "ccccccc"}, shas(res.Raw))
+	md := l.read(t, "results/README.md")
+	assert.Contains(t, md, "| [`20260102-bbbbbbb-host.txt`](raw/20260102-bbbbbbb-host.txt) | [Map](#family-map) |")
+	assert.Contains(t, md, "| [`20260102-aaaaaaa-host.txt`](raw/20260102-aaaaaaa-host.txt) | [WorkQueue](#family-workqueue) |")
+	assert.Contains(t, md, "| [`20260101-ccccccc-host.txt`](raw/20260101-ccccccc-host.txt) | [Load](#family-load) |")
 
-	_, err = report.Newest(t.TempDir())
+	l.opts.RawDir = t.TempDir()
+	_, err = report.Generate(l.opts)
 	assert.ErrorContains(t, err, "run make bench-save first")
+}
+
+func shas(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.Split(filepath.Base(p), "-")[1]
+	}
+	return out
 }
 
 func TestReportOfAnEmptyRun(t *testing.T) {

@@ -186,10 +186,7 @@ func (p *page) writeFamily(pr printer, f *Family) {
 		if len(lines) == 0 {
 			continue
 		}
-		for i, t := range f.Grid.RatioTables("", lines, p.opts.Baseline, maxImpls) {
-			if i > 0 {
-				pr("\n")
-			}
+		for _, t := range f.Grid.RatioTables("", lines, p.opts.Baseline, maxImpls) {
 			for i, h := range t.Head[1:] {
 				t.Head[i+1] = code(h)
 			}

@@ -141,7 +141,7 @@ profile: ## CPU, heap, mutex and block profiles of BENCH for IMPL (default clien
 	$(GO) run ./cmd/queuelab profile $(PROFILE_DIR)/cpu.pprof $(PROFILE_DIR)/mem.pprof $(PROFILE_DIR)/mutex.pprof $(PROFILE_DIR)/block.pprof
 
 .PHONY: report
-report: ## Regenerate results/README.md, charts and the README headline from the newest raw file (REPORT_FLAGS=--check: verify only)
+report: ## Regenerate results/README.md, charts and the README headline, each family from the newest raw file that has it (REPORT_FLAGS=--check: verify only)
 	$(GO) run ./cmd/queuelab report $(REPORT_FLAGS)
 
 .PHONY: ci

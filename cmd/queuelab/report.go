@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/queuelab/queuelab/internal/report"
 	"github.com/queuelab/queuelab/queues/registry"
@@ -11,9 +12,10 @@ import (
 
 const reportUsage = `usage: queuelab report [flags]
 
-Regenerates results/README.md (method, tables of ratios to the baseline,
-charts, "which one should I use") and results/charts/ from the newest raw
-file in results/raw, and rewrites the headline table between the
+Regenerates results/README.md (headline, "which one should I use", tables
+of ratios to the baseline, charts) and results/charts/ from the raw files
+in results/raw, each family from the newest file that measured it, and
+rewrites the headline table between the
 ` + report.HeadlineBegin + ` / ` + report.HeadlineEnd + ` markers of README.md.
 The output depends only on the inputs, so re-running it on a committed
 results/ must change nothing.
@@ -26,11 +28,11 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, reportUsage); fs.PrintDefaults() }
 	var o report.Options
-	fs.StringVar(&o.Raw, "raw", "", "raw benchmark file to report on (default: the newest in --raw-dir)")
+	fs.StringVar(&o.Raw, "raw", "", "one raw benchmark file to report on (default: every file in --raw-dir, each family from the newest that has it)")
 	fs.StringVar(&o.RawDir, "raw-dir", "results/raw", "directory of raw benchmark files")
 	fs.StringVar(&o.OutDir, "out", "results", "directory for README.md and charts/")
 	fs.StringVar(&o.Readme, "readme", "README.md", `top-level README with headline markers ("" to skip)`)
-	fs.StringVar(&o.Notes, "notes", "results/notes.md", "hand-written notes included verbatim")
+	fs.StringVar(&o.BenchDir, "bench-dir", "bench", "benchmark sources whose doc comments describe the families")
 	fs.StringVar(&o.Baseline, "baseline", registry.Baseline, "implementation every ratio is taken against")
 	fs.StringVar(&o.ChartFormat, "format", "svg", "chart format: svg or png")
 	fs.Float64Var(&o.Alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
@@ -51,13 +53,13 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, "out of date:", f)
 		}
 		if len(res.Stale) > 0 {
-			fmt.Fprintf(stdout, "report is out of date with %s: run make report\n", res.Raw)
+			fmt.Fprintf(stdout, "report is out of date with %s: run make report\n", strings.Join(res.Raw, ", "))
 			return &exitError{code: 1}
 		}
-		fmt.Fprintf(stdout, "report is up to date with %s\n", res.Raw)
+		fmt.Fprintf(stdout, "report is up to date with %s\n", strings.Join(res.Raw, ", "))
 		return nil
 	}
-	fmt.Fprintf(stdout, "report from %s: %d chart(s), %d file(s) changed\n", res.Raw, res.Charts, len(res.Stale))
+	fmt.Fprintf(stdout, "report from %s: %d chart(s), %d file(s) changed\n", strings.Join(res.Raw, ", "), res.Charts, len(res.Stale))
 	for _, f := range res.Files {
 		fmt.Fprintln(stdout, "  wrote", f)
 	}

@@ -20,15 +20,15 @@ func TestReportWritesTheResultsPage(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(raw, "20260101-0123456-host.txt"), data, 0o644))
 
 	var out, errOut bytes.Buffer
-	code := dispatch([]string{"report", "--raw-dir", raw, "--out", dir, "--readme", "", "--notes", filepath.Join(dir, "notes.md")}, &out, &errOut)
+	code := dispatch([]string{"report", "--raw-dir", raw, "--out", dir, "--readme", "", "--bench-dir", ""}, &out, &errOut)
 
 	require.Equal(t, 0, code, errOut.String())
 	assert.Contains(t, out.String(), "report from "+filepath.Join(raw, "20260101-0123456-host.txt"))
 	md, err := os.ReadFile(filepath.Join(dir, "README.md"))
 	require.NoError(t, err)
-	assert.Contains(t, string(md), "- **WorkQueue, in general → `sharded`**")
+	assert.Contains(t, string(md), "| [WorkQueue](#family-workqueue) | `sharded` | 1.67× faster |")
 
-	check := []string{"report", "--check", "--raw-dir", raw, "--out", dir, "--readme", "", "--notes", filepath.Join(dir, "notes.md")}
+	check := []string{"report", "--check", "--raw-dir", raw, "--out", dir, "--readme", "", "--bench-dir", ""}
 	out.Reset()
 	assert.Equal(t, 0, dispatch(check, &out, &errOut), errOut.String())
 	assert.Contains(t, out.String(), "report is up to date")

@@ -77,14 +77,19 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	intFlag("labels", "app label cardinality", func(s *scenario.Scenario, n int) { s.Gen.Labels = n })
 	intFlag("payload", "payload bytes per object", func(s *scenario.Scenario, n int) { s.Gen.Payload = n })
 	intFlag("events", "watch events after the initial list", func(s *scenario.Scenario, n int) { s.Gen.Events = n })
-	fs.Func("mix", "event mix add=<r>,update=<r>,delete=<r> summing to 1 (default: the scenario's)", func(v string) error {
-		m, err := parseRatios(v, "add", "update", "delete")
-		if err != nil {
-			return err
-		}
-		set(func(s *scenario.Scenario) { s.Gen.Add, s.Gen.Update, s.Gen.Delete = m[0], m[1], m[2] })
-		return nil
-	})
+	// ratioFlag takes "a=<r>,b=<r>,...", one ratio per name, summing to 1.
+	ratioFlag := func(name, usage string, names []string, apply func(*scenario.Scenario, []float64)) {
+		fs.Func(name, usage+" (default: the scenario's)", func(v string) error {
+			m, err := parseRatios(v, names...)
+			if err != nil {
+				return err
+			}
+			set(func(s *scenario.Scenario) { apply(s, m) })
+			return nil
+		})
+	}
+	ratioFlag("mix", "event mix add=<r>,update=<r>,delete=<r> summing to 1", []string{"add", "update", "delete"},
+		func(s *scenario.Scenario, m []float64) { s.Gen.Add, s.Gen.Update, s.Gen.Delete = m[0], m[1], m[2] })
 	floatFlag("zipf", "key popularity Zipf exponent > 1, 0 for uniform", func(s *scenario.Scenario, x float64) { s.Gen.Zipf = x })
 	floatFlag("sim-rate", "simulated events/s that periods are expressed in", func(s *scenario.Scenario, x float64) { s.Gen.SimRate = x })
 	durFlag("relist-every", "simulated relist period, 0 = none", func(s *scenario.Scenario, d time.Duration) { s.Gen.RelistEvery = d })
@@ -100,14 +105,10 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	intFlag("workers", "reconcile workers", func(s *scenario.Scenario, n int) { s.Opts.Workers = n })
 	intFlag("producers", "workqueue pipeline producers", func(s *scenario.Scenario, n int) { s.Opts.Producers = n })
 	intFlag("readers", "store pipeline readers", func(s *scenario.Scenario, n int) { s.Opts.Readers = n })
-	fs.Func("read-mix", "store reads get=<r>,byindex=<r>,list=<r> summing to 1 (default: the scenario's)", func(v string) error {
-		m, err := parseRatios(v, "get", "byindex", "list")
-		if err != nil {
-			return err
-		}
-		set(func(s *scenario.Scenario) { s.Opts.ReadMix = pipeline.ReadMix{Get: m[0], ByIndex: m[1], List: m[2]} })
-		return nil
-	})
+	ratioFlag("read-mix", "store reads get=<r>,byindex=<r>,list=<r> summing to 1", []string{"get", "byindex", "list"},
+		func(s *scenario.Scenario, m []float64) {
+			s.Opts.ReadMix = pipeline.ReadMix{Get: m[0], ByIndex: m[1], List: m[2]}
+		})
 	durFlag("reconcile-cost", "CPU time each reconcile burns", func(s *scenario.Scenario, d time.Duration) { s.Opts.ReconcileCost = d })
 	floatFlag("error-rate", "fraction of reconciles failing into AddRateLimited", func(s *scenario.Scenario, x float64) { s.Opts.ErrorRate = x })
 	overrideFlag(fs, set, "batch", "informer consumer uses PopBatch + store transactions where supported (true/false)",

@@ -173,13 +173,14 @@ func TestWriteRatiosComparesEveryImplementationToTheBaseline(t *testing.T) {
 		write(t, "run.txt")
 	text := ratiosToClientgo(t, path)
 
-	assert.Contains(t, text, "WorkQueue · sec/op (lower is better) · ratio to clientgo, ~ = no significant difference",
-		"a plain baseline's title has no combination note")
-	assert.Regexp(t, `op=add/keys=1024-2\s+100\.\dn ± \d+%\s+0\.60× \(p=0\.002 n=6\)\s+~ \(p=`, text)
+	assert.Contains(t, text, "WorkQueue · sec/op (lower is better)\nbenchmark           clientgo    sharded  ring\n")
+	assert.Regexp(t, `op=add/keys=1024-2\s+100 ns ±\d+%\s+0\.60×\s+~1\.00×`, text)
+	assert.Contains(t, text, "~ = no significant difference")
 	assert.Contains(t, text, "WorkQueue · events/s (higher is better)")
 	// The FIFO family has no clientgo rows: absolute values, single samples
 	// without an interval.
-	assert.Regexp(t, `FIFO · sec/op \(lower is better\) · medians, no clientgo rows[^\n]*\nbenchmark\s+sharded\s+ring\nop=add-2\s+3\d\.\d+n \(n=1\)\s+30\.\d+n ± \d+%`, text)
+	assert.Regexp(t, `FIFO · sec/op \(lower is better\)\nbenchmark\s+sharded\s+ring\nop=add-2\s+3\d\.\d+ ns \(n=1\)\s+30\.\d+ ns ±\d+%`, text)
+	assert.NotContains(t, text, "e+0")
 }
 
 func TestWriteChangesShowsDeltasAgainstTheFirstFile(t *testing.T) {
@@ -193,8 +194,8 @@ func TestWriteChangesShowsDeltasAgainstTheFirstFile(t *testing.T) {
 	var out strings.Builder
 	require.NoError(t, g.WriteChanges(&out))
 
-	assert.Regexp(t, `op=add/keys=1024/impl=sharded-2\s+60\.\d+n ± \d+%\s+90\.\d+n ± \d+%\s+\+50\.00% \(p=0\.002 n=6\)`, out.String())
-	assert.Regexp(t, `op=add/keys=1024/impl=clientgo-2\s+100\.\dn ± \d+%\s+100\.\dn ± \d+%\s+~ \(p=1\.000 n=6\)`, out.String())
+	assert.Regexp(t, `op=add/keys=1024/impl=sharded-2\s+60\.\d+ ns ±\d+%\s+90\.\d+ ns ±\d+%\s+\+50\.00% \(p=0\.002 n=6\)`, out.String())
+	assert.Regexp(t, `op=add/keys=1024/impl=clientgo-2\s+100 ns ±\d+%\s+100 ns ±\d+%\s+~ \(p=1\.000 n=6\)`, out.String())
 }
 
 func TestLoadReadsHeadersAndFilters(t *testing.T) {
@@ -238,6 +239,26 @@ func TestSameBenchmarkNameInTwoPackagesStaysApart(t *testing.T) {
 	assert.Equal(t, "deque.PushPop", g.Rows[0].Label())
 }
 
+func TestHumanUnitsAndWords(t *testing.T) {
+	for _, c := range []struct {
+		v          float64
+		unit, want string
+	}{
+		{1.5e-9, "sec/op", "1.5 ns"}, {0.0123, "sec/op", "12.3 ms"}, {10e9, "p99_ns", "10 s"}, {2.5e6, "p99_ns", "2.5 ms"},
+		{55900, "B/op", "54.6 KiB"}, {64 << 20, "peak-heap-B", "64 MiB"}, {1.5 * (1 << 30), "B/obj", "1.5 GiB"},
+		{482000, "allocs/op", "482k"}, {0.125, "allocs/op", "0.125"}, {300233, "writes/s", "300k/s"},
+		{46.04, "writes/s", "46/s"}, {0, "B/op", "0 B"}, {999.9, "reads/s", "1k/s"},
+	} {
+		assert.Equal(t, c.want, benchcmp.Human(c.v, c.unit), "%g %s", c.v, c.unit)
+	}
+	assert.Equal(t, "2.86× faster", benchcmp.Times(0.35, "sec/op"))
+	assert.Equal(t, "1.20× slower", benchcmp.Times(1.2, "sec/op"))
+	assert.Equal(t, "3.10× less memory", benchcmp.Times(1/3.1, "B/op"))
+	assert.Equal(t, "34.0× more writes/s", benchcmp.Times(34, "writes/s"))
+	assert.Equal(t, "8.63× fewer allocs", benchcmp.Times(1/8.63, "allocs/op"))
+	assert.Equal(t, "no difference", benchcmp.Times(1, "sec/op"))
+}
+
 func TestBetter(t *testing.T) {
 	for unit, want := range map[string]benchcmp.Direction{
 		"sec/op":      benchcmp.LowerIsBetter,
@@ -262,9 +283,7 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 		add("BenchmarkLoad/scenario=steady", "sharded+clientgo+ring", 6, 50, 0).
 		write(t, "run.txt")
 	text := ratiosToClientgo(t, path)
-	assert.Contains(t, text, "Load · sec/op (lower is better) · ratio to clientgo+clientgo+clientgo "+
-		"(a combination: to the all-clientgo one of its size), ~ = no significant difference")
-	assert.Contains(t, text, "0.50× (p=0.002 n=6)")
+	assert.Regexp(t, `Load · sec/op \(lower is better\)\nbenchmark\s+clientgo\+clientgo\+clientgo\s+sharded\+clientgo\+ring\nscenario=steady-2\s+100 ns ±\d+%\s+0\.50×`, text)
 
 	assert.Equal(t, "", benchcmp.BaselineOf([]string{"a+b", "clientgo+b"}, "clientgo"))
 	assert.Equal(t, "clientgo", benchcmp.BaselineOf([]string{"a", "clientgo"}, "clientgo"))
@@ -282,8 +301,9 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 		add("BenchmarkLoad/pipeline=informer", "mutex+mutex+mutex", 6, 40, 0).
 		write(t, "mixed.txt")
 	text = ratiosToClientgo(t, mixed)
-	assert.Regexp(t, `pipeline=workqueue-2\s+100\.\dn ± \d+%\s+0\.25× \(p=0\.002 n=6\)`, text)
-	assert.Regexp(t, `pipeline=informer-2\s+—\s+—\s+100\.\dn ± \d+%\s+0\.40× \(p=0\.002 n=6\)`, text)
+	// Each combination heads its own table.
+	assert.Regexp(t, `benchmark\s+clientgo\s+ring\npipeline=workqueue-2\s+100 ns ±\d+%\s+0\.25×\n`, text)
+	assert.Regexp(t, `benchmark\s+clientgo\+clientgo\+clientgo\s+mutex\+mutex\+mutex\npipeline=informer-2\s+100 ns ±\d+%\s+0\.40×\n`, text)
 }
 
 // ratiosToClientgo is `queuelab compare FILE`'s text for the file at path.

@@ -30,7 +30,7 @@ type Regression struct {
 func (r Regression) String() string {
 	return fmt.Sprintf("%s impl=%s %s: %s -> %s (%+.1f%% worse, %s, %s)",
 		r.Row.Label(), orNone(r.Impl), r.Unit,
-		FormatValue(r.BaseCell.Summary.Center, r.Unit), FormatValue(r.TestCell.Summary.Center, r.Unit),
+		Human(r.BaseCell.Summary.Center, r.Unit), Human(r.TestCell.Summary.Center, r.Unit),
 		100*r.Worse, r.Stat, r.Direction)
 }
 

@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -62,18 +63,45 @@ func Load(paths ...string) (*Data, error) {
 		d.Headers[label] = h
 	}
 	files := benchfmt.Files{Paths: paths, AllowLabels: true}
-	for files.Scan() {
-		switch rec := files.Result().(type) {
+	d.scan(&files)
+	if err := files.Err(); err != nil {
+		return nil, err
+	}
+	d.Units = files.Units()
+	return d, nil
+}
+
+// results is what benchfmt.Files and benchfmt.Reader have in common.
+type results interface {
+	Scan() bool
+	Result() benchfmt.Record
+}
+
+func (d *Data) scan(rs results) {
+	for rs.Scan() {
+		switch rec := rs.Result().(type) {
 		case *benchfmt.Result:
 			d.results = append(d.results, rec.Clone())
 		case *benchfmt.SyntaxError:
 			d.Warnings = append(d.Warnings, rec.Error())
 		}
 	}
-	if err := files.Err(); err != nil {
+}
+
+// Read reads benchmark text held in memory (a load run's results on their
+// way to a table) as one file named label.
+func Read(label string, text []byte) (*Data, error) {
+	h, err := readHeader(bytes.NewReader(text))
+	if err != nil {
 		return nil, err
 	}
-	d.Units = files.Units()
+	d := &Data{Files: []string{label}, Headers: map[string]map[string]string{label: h}}
+	r := benchfmt.NewReader(bytes.NewReader(text), label)
+	d.scan(r)
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	d.Units = r.Units()
 	return d, nil
 }
 
@@ -97,8 +125,12 @@ func ReadHeader(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readHeader(f)
+}
+
+func readHeader(r io.Reader) (map[string]string, error) {
 	h := make(map[string]string)
-	s := bufio.NewScanner(f)
+	s := bufio.NewScanner(r)
 	s.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for s.Scan() {
 		line := s.Bytes()

@@ -10,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchunit"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -31,18 +32,46 @@ type Chart struct {
 
 // maxChartsPerKind bounds the per-family charts of one kind (one per
 // combination of other parameters), so a wide matrix cannot flood the page.
-const maxChartsPerKind = 4
+const maxChartsPerKind = 6
 
-// charts renders every chart the family's data supports: time per
-// operation per implementation, throughput against goroutine count,
-// latency percentiles and memory.
-func (m *Model) charts(f *Family, format string) ([]Chart, error) {
+// Layout of every chart. Text is measured with Liberation Sans, whose
+// widths are Arial's and Helvetica's; a viewer without any of them falls
+// back to a wider sans (rsvg-convert with only DejaVu Sans runs titles
+// about a quarter wider), so every measured width is given slack, and
+// nothing is drawn where a wider rendering could run off the canvas or over
+// other text: titles span the whole canvas, the legend has its own column
+// right of the plot, and category labels are stacked one parameter a line
+// instead of rotated.
+const (
+	slack     = 1.35
+	pad       = vg.Length(8)
+	titleSize = vg.Length(13)
+	labelSize = vg.Length(11)
+	tickSize  = vg.Length(10)
+)
+
+// sans is the charts' font, and svgFamily what an SVG asks a viewer for:
+// the font itself, then fonts of the same widths, then any sans.
+var (
+	sans      = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	svgFamily = []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+)
+
+func style(size vg.Length) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(sans, size), XAlign: draw.XLeft, YAlign: draw.YBottom,
+		Handler: plot.DefaultTextHandler}
+}
+
+// width is how wide s may render, slack included.
+func width(sty text.Style, s string) vg.Length { return sty.Width(s) * slack }
+
+// charts renders every chart f's data supports: time per op per
+// implementation, rates against goroutine counts, latency percentiles and
+// memory held.
+func (f *Family) charts(format string) ([]Chart, error) {
 	var out []Chart
-	for _, kind := range []func(*Family) ([]*chartSpec, error){m.timeChart, m.scalingCharts, m.latencyCharts, m.memoryChart} {
-		specs, err := kind(f)
-		if err != nil {
-			return nil, err
-		}
+	for _, kind := range []func() []*chartSpec{f.timeChart, f.scalingCharts, f.latencyCharts, f.memoryChart} {
+		specs := kind()
 		for i, s := range specs {
 			name := slug(f.Name) + "-" + s.kind
 			if len(specs) > 1 {
@@ -52,223 +81,312 @@ func (m *Model) charts(f *Family, format string) ([]Chart, error) {
 			if err != nil {
 				return nil, fmt.Errorf("chart %s: %w", name, err)
 			}
-			out = append(out, Chart{Title: s.p.Title.Text, Path: "charts/" + name + "." + format, data: data})
+			out = append(out, Chart{Title: s.title, Path: "charts/" + name + "." + format, data: data})
 		}
 	}
 	return out, nil
 }
 
+// chartSpec is a chart before layout: a plot with its axes and data, the
+// title and legend drawn around it, and the width its categories need.
 type chartSpec struct {
-	kind string
-	p    *plot.Plot
-	w, h vg.Length
-	// ratio marks a y axis of ratios, labelled as plain numbers.
-	ratio bool
+	kind, title string
+	p           *plot.Plot
+	legend      plot.Legend
+	// minPlotW is the narrowest plot area its x labels fit in.
+	minPlotW vg.Length
+	// yUnit formats the y ticks in human units ("" for plain numbers).
+	yUnit string
+	names []string // the legend's entries
+}
+
+func newSpec(kind, title, x, y string) *chartSpec {
+	p := plot.New()
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	for _, sty := range []*text.Style{&p.X.Label.TextStyle, &p.Y.Label.TextStyle} {
+		sty.Font = font.From(sans, labelSize)
+	}
+	for _, sty := range []*text.Style{&p.X.Tick.Label, &p.Y.Tick.Label} {
+		sty.Font = font.From(sans, tickSize)
+	}
+	p.Add(plotter.NewGrid())
+	leg := plot.NewLegend()
+	leg.TextStyle = style(labelSize)
+	leg.Left, leg.Top = true, true
+	leg.Padding = vg.Length(3)
+	return &chartSpec{kind: kind, title: title, p: p, legend: leg, minPlotW: 12 * vg.Centimeter}
 }
 
 func (s *chartSpec) render(format string) ([]byte, error) {
-	// Room above the data for the legend, which gonum draws inside the
-	// plot area; and tick labels in SI units instead of 4.8e+07.
 	if _, isLog := s.p.Y.Scale.(plot.LogScale); isLog {
-		s.p.Y.Max *= 4
-		s.p.Y.Tick.Marker = siTicks{plot.LogTicks{Prec: -1}}
+		s.p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}, s.yUnit}
 	} else {
 		s.p.Y.Min = min(0, s.p.Y.Min)
-		s.p.Y.Max *= 1.5
-		if !s.ratio {
-			s.p.Y.Tick.Marker = siTicks{plot.DefaultTicks{}}
-		}
+		s.p.Y.Max *= 1.1
+		s.p.Y.Tick.Marker = humanTicks{plot.DefaultTicks{}, s.yUnit}
 	}
-	wt, err := s.p.WriterTo(s.w, s.h, format)
+	titleSty := style(titleSize)
+	var legendW vg.Length
+	for _, e := range s.legendTexts() {
+		legendW = max(legendW, width(s.legend.TextStyle, e))
+	}
+	if legendW > 0 {
+		legendW += s.legend.ThumbnailWidth + 3*pad
+	}
+	// The y axis: its label, the widest tick label and the tick marks.
+	tickW := s.p.Y.Tick.Label.Width(s.widestYTick())
+	s.p.Y.Label.Padding = tickW*(slack-1) + pad/2
+	yAxisW := 3*labelSize + tickW*slack + 2*pad
+	w := max(16*vg.Centimeter, yAxisW+s.minPlotW+legendW+2*pad, width(titleSty, s.title)+4*pad)
+	titleH := titleSty.Height(s.title)
+	h := max(10*vg.Centimeter, titleH+vg.Length(len(s.legendTexts()))*labelSize*1.6+6*pad)
+	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return nil, err
 	}
+	dc := draw.New(c)
+	titleSty.XAlign, titleSty.YAlign = draw.XCenter, draw.YTop
+	dc.FillText(titleSty, vg.Point{X: w / 2, Y: h - pad}, s.title)
+	top := titleH + 3*pad
+	s.p.Draw(draw.Crop(dc, pad, -(legendW + pad), pad, -top))
+	if legendW > 0 {
+		s.legend.Draw(draw.Crop(dc, w-legendW+pad, -pad, pad, -top))
+	}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
+	}
+	if format == "svg" {
+		return bytes.ReplaceAll(b.Bytes(), []byte("font-family:Liberation Sans;"), svgFamily), nil
 	}
 	return b.Bytes(), nil
 }
 
-func newPlot(title, x, y string) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = x
-	p.Y.Label.Text = y
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	return p
+func (s *chartSpec) legendTexts() []string { return s.names }
+
+// add draws thumbs for a series in the legend, named name.
+func (s *chartSpec) add(name string, thumbs ...plot.Thumbnailer) {
+	s.legend.Add(name, thumbs...)
+	s.names = append(s.names, name)
 }
 
-// groupedBars draws one bar per (category, series): categories along x,
-// series side by side in each.
-func groupedBars(p *plot.Plot, categories, series []string, value func(cat, ser int) float64) error {
-	const barWidth = 9
-	for si, name := range series {
-		vals := make(plotter.Values, len(categories))
-		for ci := range categories {
-			if v := value(ci, si); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				vals[ci] = v
-			}
+// widestYTick is the longest y tick label the axis will show.
+func (s *chartSpec) widestYTick() string {
+	long := ""
+	for _, t := range s.p.Y.Tick.Marker.Ticks(s.p.Y.Min, s.p.Y.Max) {
+		if len(t.Label) > len(long) {
+			long = t.Label
 		}
-		bars, err := plotter.NewBarChart(vals, vg.Points(barWidth))
-		if err != nil {
-			return err
+	}
+	return long
+}
+
+// humanTicks relabels another ticker's labels in human units ("10 ms",
+// "64 MiB", "300k/s") or, without a unit, as plain numbers.
+type humanTicks struct {
+	plot.Ticker
+	unit string
+}
+
+func (t humanTicks) Ticks(lo, hi float64) []plot.Tick {
+	// Bytes tick at round numbers of KiB, MiB or GiB, not of powers of ten
+	// ("2 MiB", not "1.91 MiB").
+	scale := 1.0
+	if _, isLog := t.Ticker.(plot.LogTicks); isMemory(t.unit) && !isLog {
+		for max(math.Abs(lo), math.Abs(hi))/scale >= 1024 {
+			scale *= 1024
 		}
-		bars.LineStyle.Width = 0
-		bars.Color = plotutil.Color(si)
-		bars.Offset = vg.Points(barWidth * (float64(si) - float64(len(series)-1)/2))
-		p.Add(bars)
-		p.Legend.Add(name, bars)
 	}
-	p.NominalX(categories...)
-	longest := 0
-	for _, c := range categories {
-		longest = max(longest, len(c))
-	}
-	if len(categories) > 1 && longest*len(categories) > 60 {
-		p.X.Tick.Label.Rotation = math.Pi / 10
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YTop
-	}
-	return nil
-}
-
-// shortNumber drops trailing zeros of a scaled number: "48.00M" -> "48M".
-func shortNumber(s string) string {
-	end := strings.LastIndexAny(s, "0123456789") + 1
-	num, suffix := s[:end], s[end:]
-	if strings.Contains(num, ".") {
-		num = strings.TrimSuffix(strings.TrimRight(num, "0"), ".")
-	}
-	return num + suffix
-}
-
-// siTicks relabels another ticker's labels in SI units ("48M", "100µ").
-type siTicks struct{ plot.Ticker }
-
-func (t siTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := t.Ticker.Ticks(lo, hi)
+	ticks := t.Ticker.Ticks(lo/scale, hi/scale)
 	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = shortNumber(benchunit.Scale(ticks[i].Value, benchunit.Decimal))
+		ticks[i].Value *= scale
+	}
+	for i := range ticks {
+		if ticks[i].Label == "" {
+			continue
+		}
+		if t.unit == "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(ticks[i].Value*1000)/1000, 'f', -1, 64)
+		} else {
+			ticks[i].Label = benchcmp.Human(ticks[i].Value, t.unit)
 		}
 	}
 	return ticks
 }
 
-func barsSize(categories, series int) (vg.Length, vg.Length) {
-	w := max(16*vg.Centimeter, vg.Length(categories*max(series, 2))*0.5*vg.Centimeter+4*vg.Centimeter)
-	return w, 10 * vg.Centimeter
+// groupedBars draws one bar per (category, series): categories along x,
+// labelled one parameter a line, series side by side in each.
+func (s *chartSpec) groupedBars(rows []*benchcmp.Row, series []string, value func(r *benchcmp.Row, ser string) float64) error {
+	cats := categories(rows)
+	var lineW vg.Length
+	for _, c := range cats {
+		for _, l := range strings.Split(c, "\n") {
+			lineW = max(lineW, width(s.p.X.Tick.Label, l))
+		}
+	}
+	barW := vg.Length(9)
+	catW := max(lineW+pad, barW*vg.Length(len(series))+2*pad)
+	s.minPlotW = max(s.minPlotW, catW*vg.Length(len(cats)))
+	for si, name := range series {
+		vals := make(plotter.Values, len(rows))
+		for ci, r := range rows {
+			if v := value(r, name); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				vals[ci] = v
+			}
+		}
+		bars, err := plotter.NewBarChart(vals, barW)
+		if err != nil {
+			return err
+		}
+		bars.LineStyle.Width = 0
+		bars.Color = colour(si)
+		bars.Offset = barW * vg.Length(float64(si)-float64(len(series)-1)/2)
+		s.p.Add(bars)
+		s.add(name, bars)
+	}
+	s.p.NominalX(cats...)
+	return nil
 }
 
-// timeChart: sec/op per implementation per benchmark, relative to the
-// baseline when there is one.
-func (m *Model) timeChart(f *Family) ([]*chartSpec, error) {
-	if !slices.Contains(f.Units, "sec/op") {
-		return nil, nil
+// categories labels rows by the parameters that tell them apart, one
+// key=value a line: what every row shares says nothing.
+func categories(rows []*benchcmp.Row) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		var parts []string
+		for _, prm := range r.Params {
+			if slices.ContainsFunc(rows, func(o *benchcmp.Row) bool { v, _ := o.Param(prm.Key); return v != prm.Value }) {
+				parts = append(parts, strings.TrimPrefix(prm.Key+"="+prm.Value, "="))
+			}
+		}
+		if len(parts) == 0 {
+			parts = []string{label(r, rows)}
+		}
+		out[i] = strings.Join(parts, "\n")
 	}
-	g := m.Grid
-	cats := subs(f.Rows)
+	return out
+}
+
+// timeChart: time per op of every implementation divided by its
+// baseline's, or medians when the family has no baseline.
+func (f *Family) timeChart() []*chartSpec {
+	rows := f.rowsOf("sec/op")
+	if len(rows) == 0 {
+		return nil
+	}
+	g := f.Grid
 	if f.Baseline != "" && len(f.Impls) > 1 {
-		p := newPlot(f.Name+": time per op relative to "+f.Baseline, "benchmark", "sec/op ÷ "+f.Baseline+" (lower is better)")
-		series := f.Impls[1:]
-		err := groupedBars(p, cats, series, func(ci, si int) float64 {
-			if c := g.Compare(f.Rows[ci], "sec/op", benchcmp.PeerOf(series[si], f.Baseline), series[si]); c != nil {
-				return c.Ratio
-			}
-			return math.NaN()
-		})
-		if err != nil {
-			return nil, err
-		}
-		one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(cats)) - 0.5, Y: 1}})
-		if err != nil {
-			return nil, err
-		}
-		one.Color = color.Black
-		one.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-		p.Add(one)
-		p.Legend.Add(f.Baseline+" = 1", one)
-		w, h := barsSize(len(cats), len(series))
-		return []*chartSpec{{kind: "time", p: p, w: w, h: h, ratio: true}}, nil
-	}
-	p := newPlot(f.Name+": time per op", "benchmark", "ns/op (lower is better)")
-	err := groupedBars(p, cats, f.Impls, func(ci, si int) float64 {
-		if c := g.Cell(f.Rows[ci], f.Impls[si], "sec/op"); c != nil {
-			return c.Summary.Center * 1e9
-		}
-		return math.NaN()
-	})
-	w, h := barsSize(len(cats), len(f.Impls))
-	return []*chartSpec{{kind: "time", p: p, w: w, h: h}}, err
-}
-
-// scalingCharts: throughput against the goroutine-count parameter, one
-// line per implementation, one chart per combination of the other
-// parameters.
-func (m *Model) scalingCharts(f *Family) ([]*chartSpec, error) {
-	key, xs := numericParam(f.Rows, concurrencyKeys)
-	if key == "" {
-		return nil, nil
-	}
-	g := m.Grid
-	unit, scale, label := "", 1.0, ""
-	for _, u := range f.Units {
-		if g.Better(u) == benchcmp.HigherIsBetter {
-			unit, label = u, u
-			break
-		}
-	}
-	if unit == "" && slices.Contains(f.Units, "sec/op") {
-		unit, scale, label = "sec/op", -1, "ops/s (1 / sec/op)"
-	}
-	if unit == "" {
-		return nil, nil
-	}
-	var specs []*chartSpec
-	for _, group := range groupBy(f.Rows, key) {
-		if len(specs) == maxChartsPerKind {
-			break
-		}
-		title := f.Name + ": " + label + " vs " + key
-		if group.label != "" {
-			title += " (" + group.label + ")"
-		}
-		p := newPlot(title, key, label+" (higher is better)")
-		for si, impl := range f.Impls {
-			var pts plotter.XYs
-			for _, r := range group.rows {
-				c := g.Cell(r, impl, unit)
-				if c == nil || c.Summary.Center == 0 {
-					continue
-				}
-				y := c.Summary.Center
-				if scale < 0 {
-					y = 1 / y
-				}
-				pts = append(pts, plotter.XY{X: paramFloat(r, key), Y: y})
-			}
-			if len(pts) == 0 {
+		var specs []*chartSpec
+		for _, group := range peerGroups(f) {
+			series := slices.DeleteFunc(slices.Clone(group), func(c string) bool { return benchcmp.PeerOf(c, f.Baseline) == c })
+			peer := benchcmp.PeerOf(group[0], f.Baseline)
+			rows := slices.DeleteFunc(slices.Clone(rows), func(r *benchcmp.Row) bool {
+				return !slices.ContainsFunc(series, func(c string) bool { return g.Compare(r, "sec/op", peer, c) != nil })
+			})
+			if len(series) == 0 || len(rows) == 0 || len(specs) == maxChartsPerKind {
 				continue
 			}
-			slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-			if err := addSeries(p, si, impl, pts); err != nil {
-				return nil, err
+			s := newSpec("time", f.Name+": time per op ÷ "+peer+" (lower is better)", "", "time ÷ "+peer)
+			err := s.groupedBars(rows, series, func(r *benchcmp.Row, impl string) float64 {
+				if c := g.Compare(r, "sec/op", peer, impl); c != nil {
+					return c.Ratio
+				}
+				return math.NaN()
+			})
+			if err != nil {
+				return nil
 			}
+			one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(rows)) - 0.5, Y: 1}})
+			if err != nil {
+				return nil
+			}
+			one.Color = color.Black
+			one.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			s.p.Add(one)
+			s.add(peer+" = 1", one)
+			specs = append(specs, s)
 		}
-		if xs[len(xs)-1]/xs[0] >= 8 && xs[0] > 0 {
-			p.X.Scale = plot.LogScale{}
-		}
-		p.X.Tick.Marker = valueTicks(xs)
-		specs = append(specs, &chartSpec{kind: "scaling", p: p, w: 16 * vg.Centimeter, h: 10 * vg.Centimeter})
+		return specs
 	}
-	return specs, nil
+	s := newSpec("time", f.Name+": time per op (lower is better)", "", "time per op")
+	s.yUnit = "sec/op"
+	if s.groupedBars(rows, f.Impls, func(r *benchcmp.Row, impl string) float64 {
+		if c := g.Cell(r, impl, "sec/op"); c != nil {
+			return c.Summary.Center
+		}
+		return math.NaN()
+	}) != nil {
+		return nil
+	}
+	return []*chartSpec{s}
+}
+
+// scalingCharts: each rate against the goroutine-count parameter, one
+// line per implementation, one chart per rate and combination of the
+// other parameters.
+func (f *Family) scalingCharts() []*chartSpec {
+	key, xs := numericParam(f.Primary.rows, concurrencyKeys)
+	if key == "" {
+		return nil
+	}
+	g := f.Grid
+	var specs []*chartSpec
+	for _, unit := range f.Units {
+		if g.Better(unit) != benchcmp.HigherIsBetter {
+			continue
+		}
+		rows := slices.DeleteFunc(f.rowsOf(unit), func(r *benchcmp.Row) bool { _, ok := r.Param(key); return !ok })
+		for _, group := range groupBy(rows, key) {
+			if len(specs) == maxChartsPerKind {
+				return specs
+			}
+			title := f.Name + ": " + unit + " by " + key + " (higher is better)"
+			if group.label != "" {
+				title = f.Name + ", " + group.label + ": " + unit + " by " + key
+			}
+			s := newSpec("scaling", title, key, unit)
+			s.yUnit = unit
+			lo, hi := math.Inf(1), 0.0
+			for si, impl := range f.Impls {
+				var pts plotter.XYs
+				for _, r := range group.rows {
+					if c := g.Cell(r, impl, unit); c != nil && c.Summary.Center > 0 {
+						pts = append(pts, plotter.XY{X: paramFloat(r, key), Y: c.Summary.Center})
+					}
+				}
+				if len(pts) < 2 {
+					continue
+				}
+				for _, p := range pts {
+					lo, hi = min(lo, p.Y), max(hi, p.Y)
+				}
+				slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+				if s.series(si, impl, pts) != nil {
+					return specs
+				}
+			}
+			if len(s.names) == 0 {
+				continue
+			}
+			// Rates a hundredfold apart (a starved writer beside a free
+			// one) would flatten the smaller onto the axis.
+			if hi/lo >= 100 {
+				s.p.Y.Scale = plot.LogScale{}
+				s.p.Y.Label.Text += " (log scale)"
+			}
+			if xs[len(xs)-1]/max(xs[0], 1) >= 8 && xs[0] > 0 {
+				s.p.X.Scale = plot.LogScale{}
+			}
+			s.p.X.Tick.Marker = valueTicks(xs)
+			specs = append(specs, s)
+		}
+	}
+	return specs
 }
 
 // latencyCharts: percentile latency per implementation, log scale, one
 // chart per benchmark (scenario).
-func (m *Model) latencyCharts(f *Family) ([]*chartSpec, error) {
+func (f *Family) latencyCharts() []*chartSpec {
 	var units, names []string
 	for _, u := range f.Units {
 		if name, ok := percentile(u); ok {
@@ -276,96 +394,121 @@ func (m *Model) latencyCharts(f *Family) ([]*chartSpec, error) {
 		}
 	}
 	if len(units) < 2 {
-		return nil, nil
+		return nil
 	}
 	idx := make([]int, len(units))
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(percentileOrder(names[a]), percentileOrder(names[b])) })
-	g := m.Grid
+	units, names = permute(units, idx), permute(names, idx)
+	g := f.Grid
 	var specs []*chartSpec
-	for _, r := range f.Rows {
+	for _, r := range f.rowsOf(units...) {
 		if len(specs) == maxChartsPerKind {
 			break
 		}
-		p := newPlot(f.Name+": latency percentiles, "+r.Sub(), "percentile", "latency (ns, log scale, lower is better)")
-		p.Y.Scale = plot.LogScale{}
-		labels := make([]string, len(idx))
-		for x, i := range idx {
-			labels[x] = names[i]
-		}
-		drawn := 0
+		s := newSpec("latency", f.Name+", "+strings.Join(categoryParts(r, f.Rows), " ")+": latency (lower is better)",
+			"percentile", "latency (log scale)")
+		s.yUnit = units[0]
+		s.p.Y.Scale = plot.LogScale{}
 		for si, impl := range f.Impls {
 			var pts plotter.XYs
-			for x, i := range idx {
-				if c := g.Cell(r, impl, units[i]); c != nil && c.Summary.Center > 0 {
-					pts = append(pts, plotter.XY{X: float64(x), Y: toNanos(c.Summary.Center, units[i])})
+			for x, u := range units {
+				if c := g.Cell(r, impl, u); c != nil && c.Summary.Center > 0 {
+					pts = append(pts, plotter.XY{X: float64(x), Y: c.Summary.Center})
 				}
 			}
-			if len(pts) == 0 {
-				continue
+			if len(pts) > 0 && s.series(si, impl, pts) != nil {
+				return specs
 			}
-			if err := addSeries(p, si, impl, pts); err != nil {
-				return nil, err
-			}
-			drawn++
 		}
-		if drawn == 0 {
+		if len(s.names) == 0 {
 			continue
 		}
-		p.NominalX(labels...)
-		specs = append(specs, &chartSpec{kind: "latency", p: p, w: 16 * vg.Centimeter, h: 10 * vg.Centimeter})
+		s.p.NominalX(names...)
+		specs = append(specs, s)
 	}
-	return specs, nil
+	return specs
 }
 
-// addSeries draws pts as the si-th line-and-points series, named name.
-func addSeries(p *plot.Plot, si int, name string, pts plotter.XYs) error {
+// categoryParts are the parameters of r that tell it apart from rows.
+func categoryParts(r *benchcmp.Row, rows []*benchcmp.Row) []string {
+	return strings.Split(categories(append([]*benchcmp.Row{r}, slices.DeleteFunc(slices.Clone(rows), func(o *benchcmp.Row) bool { return o == r })...))[0], "\n")
+}
+
+// series draws pts as the si-th line-and-points series, named name.
+func (s *chartSpec) series(si int, name string, pts plotter.XYs) error {
 	line, points, err := plotter.NewLinePoints(pts)
 	if err != nil {
 		return err
 	}
-	line.Color, points.Color = plotutil.Color(si), plotutil.Color(si)
+	line.Color, points.Color = colour(si), colour(si)
 	points.Shape = plotutil.Shape(si)
-	p.Add(line, points)
-	p.Legend.Add(name, line, points)
+	s.p.Add(line, points)
+	s.add(name, line, points)
 	return nil
 }
 
-// toNanos converts a latency in unit (p99_ns, or p99_sec if a tool wrote
-// seconds) to nanoseconds.
-func toNanos(v float64, unit string) float64 {
-	if strings.HasSuffix(unit, "sec") {
-		return v * 1e9
+// memoryChart: the memory a structure holds, per implementation and
+// benchmark; one chart per baseline peer (all-baseline combination), so
+// that a load run's workqueue, store and informer stacks each get their
+// own colours.
+func (f *Family) memoryChart() []*chartSpec {
+	u := f.heldUnit()
+	if u == "" {
+		return nil
 	}
-	return v
-}
-
-// memoryChart: memory units other than B/op (peak heap, bytes per object)
-// per implementation per benchmark.
-func (m *Model) memoryChart(f *Family) ([]*chartSpec, error) {
 	var specs []*chartSpec
-	for _, u := range f.Units {
-		if !isMemory(u) || u == "B/op" || len(specs) == maxChartsPerKind {
+	for _, impls := range peerGroups(f) {
+		rows := slices.DeleteFunc(f.rowsOf(u), func(r *benchcmp.Row) bool {
+			return !slices.ContainsFunc(impls, func(c string) bool { return f.Grid.Cell(r, c, u) != nil })
+		})
+		if len(rows) == 0 || len(specs) == maxChartsPerKind {
 			continue
 		}
-		p := newPlot(f.Name+": "+u+" per implementation", "benchmark", u+" (MiB, lower is better)")
-		cats := subs(f.Rows)
-		err := groupedBars(p, cats, f.Impls, func(ci, si int) float64 {
-			if c := m.Grid.Cell(f.Rows[ci], f.Impls[si], u); c != nil {
-				return c.Summary.Center / (1 << 20)
+		s := newSpec("memory-"+slug(u), f.Name+": "+u+" (lower is better)", "", u)
+		s.yUnit = u
+		err := s.groupedBars(rows, impls, func(r *benchcmp.Row, impl string) float64 {
+			if c := f.Grid.Cell(r, impl, u); c != nil {
+				return c.Summary.Center
 			}
 			return math.NaN()
 		})
-		if err != nil {
-			return nil, err
+		if err == nil && len(s.names) > 0 {
+			specs = append(specs, s)
 		}
-		w, h := barsSize(len(cats), len(f.Impls))
-		specs = append(specs, &chartSpec{kind: "memory-" + slug(u), p: p, w: w, h: h})
 	}
-	return specs, nil
+	return specs
 }
+
+// peerGroups splits f's implementations by the baseline combination they
+// are compared to, baseline first in each: a load run's workqueue, store
+// and informer stacks, which no benchmark measures side by side.
+func peerGroups(f *Family) [][]string {
+	var peers []string
+	var out [][]string
+	for _, impl := range f.Impls {
+		p := benchcmp.PeerOf(impl, f.Baseline)
+		i := slices.Index(peers, p)
+		if i < 0 {
+			peers, out = append(peers, p), append(out, nil)
+			i = len(out) - 1
+		}
+		out[i] = append(out[i], impl)
+	}
+	return out
+}
+
+// palette has a colour for each of ten series, told apart in print and by
+// most colour-blind readers (Tableau 10).
+var palette = []color.RGBA{
+	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
+	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
+	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff},
+}
+
+func colour(i int) color.Color { return palette[i%len(palette)] }
 
 type rowGroup struct {
 	label string
@@ -411,17 +554,9 @@ func groupBy(rows []*benchcmp.Row, key string) []rowGroup {
 func valueTicks(xs []float64) plot.ConstantTicks {
 	ticks := make(plot.ConstantTicks, len(xs))
 	for i, x := range xs {
-		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)}
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)}
 	}
 	return ticks
-}
-
-func subs(rows []*benchcmp.Row) []string {
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = r.Sub()
-	}
-	return out
 }
 
 func slug(s string) string {
@@ -432,4 +567,12 @@ func slug(s string) string {
 		}
 		return '-'
 	}, s), "-")
+}
+
+func permute(ss []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = ss[j]
+	}
+	return out
 }

@@ -15,19 +15,19 @@ import (
 
 // Options say where the report reads and writes.
 type Options struct {
-	// Raw is the raw benchmark file to report on; empty means the newest
-	// in RawDir.
+	// Raw is the one raw benchmark file to report on; empty means every
+	// raw file in RawDir, each family taken from the newest that holds it.
 	Raw string
-	// RawDir holds raw files named <yyyymmdd>-<sha>-<host>.txt.
+	// RawDir holds raw files named <yyyymmdd>-<sha>-<host>[-<tag>].txt.
 	RawDir string
 	// OutDir receives README.md and charts/.
 	OutDir string
 	// Readme is the top-level README whose headline block is rewritten;
 	// empty skips it.
 	Readme string
-	// Notes is a hand-written markdown file included verbatim; missing is
-	// fine.
-	Notes string
+	// BenchDir holds the benchmarks' sources, whose doc comments describe
+	// the families; empty describes none.
+	BenchDir string
 	// Baseline is the implementation ratios are taken against.
 	Baseline string
 	// ChartFormat is "svg" or "png".
@@ -55,7 +55,8 @@ func (o Options) withDefaults() Options {
 
 // Result says what Generate wrote.
 type Result struct {
-	Raw    string
+	// Raw are the raw files that supplied at least one family.
+	Raw    []string
 	Files  []string
 	Charts int
 	// Stale lists the files that differed from what was generated (written
@@ -64,45 +65,56 @@ type Result struct {
 }
 
 // Generate writes OutDir/README.md, OutDir/charts/* (removing charts it no
-// longer produces) and the headline block of Readme from one raw file.
+// longer produces) and the headline block of Readme.
 func Generate(o Options) (*Result, error) {
 	o = o.withDefaults()
 	if o.ChartFormat != "svg" && o.ChartFormat != "png" {
 		return nil, fmt.Errorf("chart format %q: want svg or png", o.ChartFormat)
 	}
-	raw := o.Raw
-	if raw == "" {
+	raws := []string{o.Raw}
+	if o.Raw == "" {
 		var err error
-		if raw, err = Newest(o.RawDir); err != nil {
+		if raws, err = byAge(o.RawDir); err != nil {
 			return nil, err
 		}
 	}
-	data, err := benchcmp.Load(raw)
+	docs, err := benchDocs(o.BenchDir)
 	if err != nil {
 		return nil, err
 	}
-	grid, err := data.Group(benchcmp.ByImpl, benchcmp.Options{Alpha: o.Alpha, Confidence: o.Confidence})
-	if err != nil {
-		return nil, err
+	pg := &page{opts: o, docs: docs, charts: make(map[string][]Chart)}
+	res := &Result{}
+	for _, raw := range raws {
+		fams, warnings, err := load(raw, o, pg.families)
+		if err != nil {
+			return nil, err
+		}
+		if len(fams) == 0 {
+			continue
+		}
+		res.Raw = append(res.Raw, raw)
+		for _, f := range fams {
+			if f.pageSrc, err = relPath(o.OutDir, raw); err != nil {
+				return nil, err
+			}
+			if o.Readme != "" {
+				if f.topSrc, err = relPath(filepath.Dir(o.Readme), raw); err != nil {
+					return nil, err
+				}
+			}
+		}
+		pg.families = append(pg.families, fams...)
+		for _, w := range warnings {
+			pg.warnings = append(pg.warnings, raw+": "+w)
+		}
 	}
-	m := newModel(grid, o.Baseline)
-	rawRel, err := relPath(o.OutDir, raw)
-	if err != nil {
-		return nil, err
-	}
-	pg := &page{m: m, rawRel: rawRel, header: data.Headers[raw], charts: make(map[string][]Chart),
-		recs: m.Recommend(), lines: headline(m), opts: o, warning: data.Warnings}
-	pg.counts, pg.procs = sampleCounts(grid), gomaxprocs(grid)
-	if notes, err := os.ReadFile(o.Notes); err == nil {
-		pg.notes = string(notes)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	res := &Result{Raw: raw}
+	slices.SortStableFunc(pg.families, func(a, b *Family) int { return strings.Compare(a.Name, b.Name) })
+	pg.recs = recommendations(pg.families)
+	pg.lines = headline(pg.recs)
 	chartDir := filepath.Join(o.OutDir, "charts")
 	keep := make(map[string]bool)
-	for _, f := range m.Families {
-		charts, err := m.charts(f, o.ChartFormat)
+	for _, f := range pg.families {
+		charts, err := f.charts(o.ChartFormat)
 		if err != nil {
 			return nil, err
 		}
@@ -132,11 +144,7 @@ func Generate(o Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rawFromTop, err := relPath(filepath.Dir(o.Readme), raw)
-		if err != nil {
-			return nil, err
-		}
-		out, err := spliceHeadline(top, headlineBlock(pg.lines, rawFromTop, pg.header["commit"], o.Baseline))
+		out, err := spliceHeadline(top, headlineBlock(pg.lines, o.Baseline))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.Readme, err)
 		}
@@ -148,34 +156,58 @@ func Generate(o Options) (*Result, error) {
 	return res, nil
 }
 
-// Newest returns the newest raw file in dir: by the "date:" header that
-// bench-save writes, then by name (whose yyyymmdd prefix sorts by day).
-// Files still being written (.partial) or from failed runs (.failed) are
-// not candidates.
-func Newest(dir string) (string, error) {
+// load reads one raw file and returns its families that none of have
+// already supplies.
+func load(raw string, o Options, have []*Family) ([]*Family, []string, error) {
+	data, err := benchcmp.Load(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	grid, err := data.Group(benchcmp.ByImpl, benchcmp.Options{Alpha: o.Alpha, Confidence: o.Confidence})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*Family
+	for _, name := range grid.Families() {
+		if !slices.ContainsFunc(have, func(f *Family) bool { return f.Name == name }) {
+			out = append(out, newFamily(grid, name, raw, data.Headers[raw], o.Baseline))
+		}
+	}
+	return out, data.Warnings, nil
+}
+
+// byAge returns the raw files in dir newest first: by the "date:" header
+// that bench-save writes, then by name (whose yyyymmdd prefix sorts by
+// day). Files still being written (.partial) or from failed runs (.failed)
+// are not candidates.
+func byAge(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if len(paths) == 0 {
-		return "", fmt.Errorf("no raw benchmark files (*.txt) in %s: run make bench-save first", dir)
+		return nil, fmt.Errorf("no raw benchmark files (*.txt) in %s: run make bench-save first", dir)
 	}
 	type cand struct{ date, name, path string }
 	var cands []cand
 	for _, p := range paths {
 		d, err := benchcmp.ReadHeader(p)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		cands = append(cands, cand{d["date"], filepath.Base(p), p})
 	}
-	best := slices.MaxFunc(cands, func(a, b cand) int {
-		if c := strings.Compare(a.date, b.date); c != 0 {
+	slices.SortFunc(cands, func(a, b cand) int {
+		if c := strings.Compare(b.date, a.date); c != 0 {
 			return c
 		}
-		return strings.Compare(a.name, b.name)
+		return strings.Compare(b.name, a.name)
 	})
-	return best.path, nil
+	out := make([]string, len(cands))
+	for i, c := range cands {
+		out[i] = c.path
+	}
+	return out, nil
 }
 
 func relPath(from, to string) (string, error) {
@@ -233,30 +265,20 @@ func (r *Result) removeStale(dir string, keep map[string]bool, check bool) error
 	return nil
 }
 
-func sampleCounts(g *benchcmp.Grid) [2]int {
-	out := [2]int{0, 0}
-	for _, r := range g.Rows {
-		for _, c := range g.Columns {
-			for _, u := range g.Units {
-				if cell := g.Cell(r, c, u); cell != nil {
+// sampleCounts returns the fewest and most samples in a cell of f.
+func sampleCounts(f *Family) (lo, hi int) {
+	for _, r := range f.Rows {
+		for _, c := range f.Impls {
+			for _, u := range f.Units {
+				if cell := f.Grid.Cell(r, c, u); cell != nil {
 					n := cell.N()
-					if out[1] == 0 || n < out[0] {
-						out[0] = n
+					if hi == 0 || n < lo {
+						lo = n
 					}
-					out[1] = max(out[1], n)
+					hi = max(hi, n)
 				}
 			}
 		}
 	}
-	return out
-}
-
-func gomaxprocs(g *benchcmp.Grid) []string {
-	var out []string
-	for _, r := range g.Rows {
-		if v, ok := r.Param("gomaxprocs"); ok && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
+	return lo, hi
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
+	"path/filepath"
 
 	"github.com/queuelab/queuelab/internal/benchcmp"
 )
@@ -16,77 +16,103 @@ const (
 	HeadlineEnd   = "<!-- headline:end -->"
 )
 
-// headlineLine is one family's best implementation against the baseline.
-type headlineLine struct {
-	family               string
-	rec                  Recommendation
-	dir                  benchcmp.Direction
-	allocsBest, allocsBL float64
-}
-
 // headline takes each family's overall recommendation.
-func headline(m *Model) []headlineLine {
-	var out []headlineLine
-	for _, f := range m.Families {
-		if f.Baseline == "" {
-			continue
+func headline(recs []Recommendation) []Recommendation {
+	var out []Recommendation
+	for _, r := range recs {
+		if r.Situation == "in general" {
+			out = append(out, r)
 		}
-		recs := overall(m, f)
-		if len(recs) == 0 {
-			continue
-		}
-		l := headlineLine{family: f.Name, rec: recs[0], dir: m.Grid.Better(recs[0].Unit)}
-		rows := measuring(f.Name, f.Rows, "allocs/op")
-		l.allocsBest = meanMedian(m.Grid, rows, recs[0].Choice, "allocs/op")
-		l.allocsBL = meanMedian(m.Grid, rows, benchcmp.PeerOf(recs[0].Choice, f.Baseline), "allocs/op")
-		out = append(out, l)
 	}
 	return out
 }
 
-// writeHeadlineTable links each family to its section: link is the page
-// that holds the sections ("results/README.md" from the top level, "" from
-// the results page itself).
-func writeHeadlineTable(pr printer, lines []headlineLine, baseline, link string) {
-	pr("| family | use | vs %s | metric | allocs/op (mean: it vs %s) |\n|---|---|---|---|---|\n", baseline, baseline)
+// writeHeadlineTable writes one line per family in words: the
+// implementation to use and how much faster and leaner it is than the
+// baseline. link is the page that holds the family sections
+// ("results/README.md" from the top level, "" from the results page).
+func writeHeadlineTable(pr printer, lines []Recommendation, baseline, link string) {
+	pr("| family | use | speed vs %s | memory | allocations per op | numbers from |\n|---|---|---|---|---|---|\n", code(baseline))
 	for _, l := range lines {
-		use, ratio := code(l.rec.Choice), benchcmp.FormatRatio(oriented(l.rec.Score.Cost, l.dir))
-		if len(l.rec.Evidence) == 0 {
-			use = code(l.rec.Choice) + " (nothing beats it)"
-			ratio = fmt.Sprintf("best other: %s %s", code(l.rec.Score.Impl), ratio)
+		f := l.Family
+		use, impl := code(l.Choice), l.Choice
+		if len(l.Evidence) == 0 {
+			use, impl = code(l.Choice)+" (nothing beats it; best other: "+code(l.Score.Impl)+")", l.Score.Impl
 		}
-		allocs := "—"
-		if !math.IsNaN(l.allocsBest) && !math.IsNaN(l.allocsBL) {
-			allocs = fmt.Sprintf("%.3g vs %.3g", l.allocsBest, l.allocsBL)
-		}
-		pr("| [%s](%s#%s) | %s | %s | `%s` (%s), geometric mean over %s | %s |\n",
-			l.family, link, anchor(l.family), use, ratio, l.rec.Unit, l.dir, plural(l.rec.Score.Rows, "benchmark"), allocs)
+		pr("| [%s](%s#%s) | %s | %s | %s | %s | %s |\n", f.Name, link, anchor(f.Name), use,
+			words(f, l.On, impl), total(f, impl, memoryUnit(f)), total(f, impl, "allocs/op"), sourceLink(f, link != ""))
 	}
+}
+
+// memoryUnit is what the headline's memory column sums: bytes allocated
+// per op, or where the family measures no op, the memory it holds.
+func memoryUnit(f *Family) string {
+	if len(f.rowsOf("B/op")) > 0 {
+		return "B/op"
+	}
+	return f.heldUnit()
+}
+
+// total compares what impl and its baseline peer measure in unit summed
+// over the family's benchmarks, in words: "3.1× less memory". Sums, not a
+// geometric mean of ratios, so an implementation that allocates nothing
+// where the baseline allocates is counted.
+func total(f *Family, impl, unit string) string {
+	peer := benchcmp.PeerOf(impl, f.Baseline)
+	var sum, base float64
+	n := 0
+	for _, r := range f.rowsOf(unit) {
+		t, b := f.Grid.Cell(r, impl, unit), f.Grid.Cell(r, peer, unit)
+		if t == nil || b == nil || math.IsNaN(t.Summary.Center) || math.IsNaN(b.Summary.Center) {
+			continue
+		}
+		sum, base, n = sum+t.Summary.Center, base+b.Summary.Center, n+1
+	}
+	amount := func(v float64) string {
+		if unit == "allocs/op" {
+			return benchcmp.Human(v, unit) + " allocs"
+		}
+		return benchcmp.Human(v, unit)
+	}
+	switch {
+	case unit == "" || n == 0:
+		return "—"
+	case sum == 0 && base == 0:
+		return "none either"
+	case sum == 0:
+		return "none (" + code(peer) + ": " + amount(base/float64(n)) + " on average)"
+	case base == 0:
+		return amount(sum/float64(n)) + " on average (" + code(peer) + ": none)"
+	}
+	return benchcmp.Times(sum/base, unit)
+}
+
+// sourceLink names the raw file a family's numbers come from, linked from
+// the results page, or from the top-level README with top.
+func sourceLink(f *Family, top bool) string {
+	link := f.pageSrc
+	if top {
+		link = f.topSrc
+	}
+	return fmt.Sprintf("[`%s`](%s)", filepath.Base(f.Source), link)
 }
 
 // headlineBlock renders what goes between the markers of the top-level
 // README.
-func headlineBlock(lines []headlineLine, rawRel, commit string, baseline string) string {
+func headlineBlock(lines []Recommendation, baseline string) string {
 	var b bytes.Buffer
 	pr := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	pr("\n<!-- generated by `make report` from %s; do not edit between the markers -->\n", rawRel)
+	pr("\n<!-- generated by `make report` from results/raw; do not edit between the markers -->\n")
 	if len(lines) == 0 {
 		pr("No results with a `%s` baseline yet: see [results/README.md](results/README.md).\n", baseline)
 		return b.String()
 	}
-	pr("Best implementation per family against %s in the same run (commit %s); ratios are geometric means "+
-		"of the family's primary metric with insignificant or sub-5%% differences counted as 1 (below 1 is better for time, "+
-		"above 1 for rates). Method, every table, charts and the \"which one should I use\" rules: "+
-		"[results/README.md](results/README.md).\n\n", code(baseline), code(shortSHA(commit)))
+	pr("The best implementation of each family against %s, measured in the same run. Speed is the geometric mean "+
+		"over the family's benchmarks of time per op (or of its rates, where its benchmarks measure windows), "+
+		"counting differences that are not significant or below 5%% as none; memory (allocated per op, or held where "+
+		"no op is measured) and allocations are summed over its benchmarks. Every table, chart and rule: [results/README.md](results/README.md).\n\n", code(baseline))
 	writeHeadlineTable(pr, lines, baseline, "results/README.md")
 	return b.String()
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 && !strings.HasSuffix(s, "-dirty") {
-		return s[:12]
-	}
-	return s
 }
 
 // spliceHeadline replaces what is between the markers in readme.

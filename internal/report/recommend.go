@@ -12,117 +12,103 @@ import (
 // Recommendation is one line of "which one should I use", derived from the
 // numbers and pointing at the benchmarks that justify it.
 type Recommendation struct {
-	Family    string
+	Family    *Family
 	Situation string
 	// Choice is the implementation to use; the baseline when nothing beats
 	// it.
 	Choice string
 	Score  Score
-	Unit   string
+	// On is the question the choice was ranked on.
+	On question
 	// Evidence are the benchmarks with the largest significant wins.
 	Evidence []*benchcmp.Comparison
 }
 
 // maxEvidence is how many benchmarks a recommendation cites.
-const maxEvidence = 3
+const maxEvidence = 2
 
 // rule derives zero or more recommendations for a family.
-type rule func(m *Model, f *Family) []Recommendation
+type rule func(f *Family) []Recommendation
 
 // rules run in this order for every family with a baseline.
-var rules = []rule{overall, byParam(concurrencyKeys, "goroutines"), byParam(sizeKeys, "data"), memory, allocations, tailLatency}
+var rules = []rule{overall, byParam(concurrencyKeys, "goroutines"), byParam(sizeKeys, "data"), memory, tailLatency}
 
-// Recommend applies every rule to every family with a baseline.
-func (m *Model) Recommend() []Recommendation {
+// recommendations applies every rule to every family with a baseline.
+func recommendations(fams []*Family) []Recommendation {
 	var out []Recommendation
-	for _, f := range m.Families {
+	for _, f := range fams {
 		if f.Baseline == "" {
 			continue
 		}
 		for _, r := range rules {
-			out = append(out, r(m, f)...)
+			out = append(out, r(f)...)
 		}
 	}
 	return out
 }
 
-func recommend(m *Model, f *Family, rows []*benchcmp.Row, unit, situation string, keepBaseline bool) []Recommendation {
-	if unit == "" {
+func recommend(f *Family, q question, situation string, keepBaseline bool) []Recommendation {
+	if len(q.units) == 0 || len(q.rows) == 0 {
 		return nil
 	}
-	scores := m.scores(f, rows, unit)
-	w, ok := winner(scores)
+	ss := scores(f, q)
+	w, ok := winner(ss)
 	if !ok {
-		if !keepBaseline || len(scores) == 0 {
+		if !keepBaseline || len(ss) == 0 {
 			return nil
 		}
-		return []Recommendation{{Family: f.Name, Situation: situation, Choice: f.Baseline, Score: scores[0], Unit: unit}}
+		return []Recommendation{{Family: f, Situation: situation, Choice: f.Baseline, Score: ss[0], On: q}}
 	}
-	return []Recommendation{{Family: f.Name, Situation: situation, Choice: w.Impl, Score: w, Unit: unit,
+	return []Recommendation{{Family: f, Situation: situation, Choice: w.Impl, Score: w, On: q,
 		Evidence: w.Wins[:min(maxEvidence, len(w.Wins))]}}
 }
 
-// overall picks the best implementation on the family's primary metric
+// overall picks the best implementation on the family's primary question
 // over all its benchmarks, or says to keep the baseline.
-func overall(m *Model, f *Family) []Recommendation {
-	return recommend(m, f, f.Rows, f.Primary, "in general", true)
+func overall(f *Family) []Recommendation {
+	return recommend(f, f.Primary, "in general", true)
 }
 
 // byParam splits the family at the smallest and largest value of the first
 // numeric parameter among keys (goroutine counts, data sizes) and picks a
 // winner at each end, so "one worker" and "many workers" can differ.
 func byParam(keys []string, what string) rule {
-	return func(m *Model, f *Family) []Recommendation {
-		key, vals := numericParam(f.Rows, keys)
+	return func(f *Family) []Recommendation {
+		key, vals := numericParam(f.Primary.rows, keys)
 		if key == "" {
 			return nil
 		}
-		lo, hi := vals[0], vals[len(vals)-1]
 		var out []Recommendation
 		for _, end := range []struct {
 			v    float64
 			word string
-		}{{lo, "small"}, {hi, "large"}} {
+		}{{vals[0], "few"}, {vals[len(vals)-1], "many"}} {
 			situation := fmt.Sprintf("%s %s (%s=%g)", end.word, what, key, end.v)
-			if what == "goroutines" {
-				situation = fmt.Sprintf("%s (%s=%g)", map[string]string{"small": "few goroutines", "large": "many goroutines"}[end.word], key, end.v)
+			if what == "data" {
+				situation = fmt.Sprintf("%s data (%s=%g)", map[string]string{"few": "small", "many": "large"}[end.word], key, end.v)
 			}
-			out = append(out, recommend(m, f, rowsWhere(f.Rows, key, end.v), f.Primary, situation, false)...)
+			q := f.Primary
+			q.rows = rowsWhere(q.rows, key, end.v)
+			out = append(out, recommend(f, q, situation, false)...)
 		}
 		return out
 	}
 }
 
-// memory picks the leanest implementation: bytes per object or peak heap
-// when measured (what a big relist costs), else bytes allocated per op.
-func memory(m *Model, f *Family) []Recommendation {
-	unit := ""
-	for _, u := range f.Units {
-		if isMemory(u) && u != "B/op" {
-			unit = u
-			break
-		}
+// memory picks the leanest implementation: the memory a structure holds
+// when measured (what a big relist costs), else what an op allocates.
+func memory(f *Family) []Recommendation {
+	if u := f.heldUnit(); u != "" {
+		return recommend(f, question{title: code(u), units: []string{u}, rows: f.rowsOf(u)}, "memory held", false)
 	}
-	if unit == "" && slices.Contains(f.Units, "B/op") {
-		unit = "B/op"
-	}
-	return recommend(m, f, f.Rows, unit, "memory-bound (e.g. large relists)", false)
-}
-
-// allocations picks the implementation that allocates least per op: what
-// matters for GC pressure in a controller that runs for months.
-func allocations(m *Model, f *Family) []Recommendation {
-	if !slices.Contains(f.Units, "allocs/op") {
-		return nil
-	}
-	return recommend(m, f, f.Rows, "allocs/op", "fewest allocations (GC pressure)", false)
+	return recommend(f, question{title: "B/op", units: []string{"B/op"}, rows: f.rowsOf("B/op")}, "memory allocated", false)
 }
 
 // tailLatency picks the implementation with the best p99 (load runs).
-func tailLatency(m *Model, f *Family) []Recommendation {
+func tailLatency(f *Family) []Recommendation {
 	for _, u := range f.Units {
 		if p, ok := percentile(u); ok && p == "p99" {
-			return recommend(m, f, f.Rows, u, "tail latency (p99)", false)
+			return recommend(f, question{title: "p99 latency", units: []string{u}, rows: f.rowsOf(u)}, "tail latency (p99)", false)
 		}
 	}
 	return nil
@@ -145,4 +131,26 @@ func percentile(unit string) (string, bool) {
 		return "", false
 	}
 	return m[1], true
+}
+
+// words says a score's cost in words per unit of its question: "2.9×
+// faster", or "34× more writes/s, 1.6× more reads/s" for a question of
+// several rates.
+func words(f *Family, q question, impl string) string {
+	var parts []string
+	for _, u := range q.units {
+		s, ok := score(f, question{units: []string{u}, rows: q.rows}, impl)
+		if !ok {
+			continue
+		}
+		w := benchcmp.Times(oriented(s.Cost, f.Grid.Better(u)), u)
+		if w == "no difference" && len(q.units) > 1 {
+			w = "same " + u
+		}
+		parts = append(parts, w)
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(slices.Compact(parts), ", ")
 }

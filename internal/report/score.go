@@ -38,53 +38,18 @@ func oriented(r float64, dir benchcmp.Direction) float64 {
 	return r
 }
 
-// scores ranks every non-baseline implementation of f over rows in unit,
-// best first, leaving out the rows whose unit measures no implementation
-// (windowed). It is empty without a baseline or a direction.
-func (m *Model) scores(f *Family, rows []*benchcmp.Row, unit string) []Score {
-	dir := m.Grid.Better(unit)
-	if f.Baseline == "" || dir == benchcmp.Unknown {
+// scores ranks every non-baseline implementation of f on question q, best
+// first: each of q's rows and units is one comparison. It is empty without
+// a baseline.
+func scores(f *Family, q question) []Score {
+	if f.Baseline == "" {
 		return nil
 	}
-	rows = measuring(f.Name, rows, unit)
 	var out []Score
 	for _, impl := range f.Impls[1:] {
-		base := benchcmp.PeerOf(impl, f.Baseline)
-		if base == impl {
-			continue // a baseline of another arity (clientgo+clientgo+clientgo)
+		if s, ok := score(f, q, impl); ok {
+			out = append(out, s)
 		}
-		s := Score{Impl: impl}
-		logSum := 0.0
-		for _, r := range rows {
-			c := m.Grid.Compare(r, unit, base, impl)
-			if c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 {
-				continue
-			}
-			s.Rows++
-			if !c.Significant() {
-				continue
-			}
-			cost := oriented(c.Ratio, dir)
-			if math.Abs(math.Log(cost)) < math.Log(1+minEffect) {
-				continue
-			}
-			logSum += math.Log(cost)
-			if cost < 1 {
-				s.Wins = append(s.Wins, c)
-			} else {
-				s.Losses = append(s.Losses, c)
-			}
-		}
-		if s.Rows == 0 {
-			continue
-		}
-		s.Cost = math.Exp(logSum / float64(s.Rows))
-		byCost := func(a, b *benchcmp.Comparison) int {
-			return cmp.Compare(oriented(a.Ratio, dir), oriented(b.Ratio, dir))
-		}
-		slices.SortStableFunc(s.Wins, byCost)
-		slices.SortStableFunc(s.Losses, func(a, b *benchcmp.Comparison) int { return byCost(b, a) })
-		out = append(out, s)
 	}
 	// Broadest coverage first: a geometric mean over one benchmark is no
 	// match for one over six (load runs and contention cells measure only
@@ -116,4 +81,48 @@ func rowsWhere(rows []*benchcmp.Row, key string, v float64) []*benchcmp.Row {
 		}
 	}
 	return out
+}
+
+// score is impl's Score on q, false if impl is a baseline of another arity
+// or was never compared.
+func score(f *Family, q question, impl string) (Score, bool) {
+	base := benchcmp.PeerOf(impl, f.Baseline)
+	if base == impl {
+		return Score{}, false // a baseline of another arity (clientgo+clientgo+clientgo)
+	}
+	s := Score{Impl: impl}
+	logSum := 0.0
+	for _, r := range q.rows {
+		for _, unit := range q.units {
+			dir := f.Grid.Better(unit)
+			c := f.Grid.Compare(r, unit, base, impl)
+			if dir == benchcmp.Unknown || c == nil || math.IsNaN(c.Ratio) || c.Ratio <= 0 || !measures(f.Grid, r, unit) {
+				continue
+			}
+			s.Rows++
+			if !c.Significant() {
+				continue
+			}
+			cost := oriented(c.Ratio, dir)
+			if math.Abs(math.Log(cost)) < math.Log(1+minEffect) {
+				continue
+			}
+			logSum += math.Log(cost)
+			if cost < 1 {
+				s.Wins = append(s.Wins, c)
+			} else {
+				s.Losses = append(s.Losses, c)
+			}
+		}
+	}
+	if s.Rows == 0 {
+		return Score{}, false
+	}
+	s.Cost = math.Exp(logSum / float64(s.Rows))
+	byCost := func(a, b *benchcmp.Comparison) int {
+		return cmp.Compare(oriented(a.Ratio, f.Grid.Better(a.Unit)), oriented(b.Ratio, f.Grid.Better(b.Unit)))
+	}
+	slices.SortStableFunc(s.Wins, byCost)
+	slices.SortStableFunc(s.Losses, func(a, b *benchcmp.Comparison) int { return byCost(b, a) })
+	return s, true
 }

@@ -5,16 +5,20 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"golang.org/x/perf/benchunit"
+
+	"github.com/queuelab/queuelab/internal/benchcmp"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
@@ -139,60 +143,53 @@ func groups(s Scenario) [][]column {
 	return out
 }
 
-// Table writes one table per scenario and pipeline: metrics as rows,
-// implementations as columns (the median of their runs when the scenario
-// ran several rounds), and each value's ratio to the baseline column when
-// there is one.
+// Table writes, per scenario and pipeline, one table with a row per metric
+// and a column per implementation: the baseline's median over the rounds,
+// and every other implementation's ratio to it, marked "~" where the
+// rounds cannot tell them apart. The numbers go through benchcmp as
+// benchfmt lines (Bench), so they are laid out and tested exactly as
+// `queuelab compare` and the results page lay out and test benchmarks.
 func Table(w io.Writer, scenarios []Scenario) error {
 	for _, s := range scenarios {
+		fmt.Fprintf(w, "scenario=%s seed=%d digest=%s\n", s.Name, s.Seed, shortDigest(s.Digest))
+		fmt.Fprintf(w, "stream: %d adds, %d updates, %d deletes (%d missed -> %d tombstones), %d relists, %d resyncs, %d disconnects; offered %s\n",
+			s.Stream.Adds, s.Stream.Updates, s.Stream.Deletes, s.Stream.MissedDeletes, s.Stream.Tombstones,
+			s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, rateString(s.Rate))
+		if s.Rounds > 1 {
+			fmt.Fprintf(w, "medians of %d interleaved rounds\n", s.Rounds)
+		}
+		fmt.Fprintln(w)
+		var text bytes.Buffer
+		if err := Bench(&text, []Scenario{s}); err != nil {
+			return err
+		}
+		data, err := benchcmp.Read(s.Name, text.Bytes())
+		if err != nil {
+			return err
+		}
+		grid, err := data.Group(benchcmp.ByImpl, benchcmp.Options{})
+		if err != nil {
+			return err
+		}
 		for _, g := range groups(s) {
-			pl := g[0].runs[0].Pipeline
-			fmt.Fprintf(w, "scenario=%s pipeline=%s seed=%d digest=%s\n", s.Name, pl, s.Seed, shortDigest(s.Digest))
-			fmt.Fprintf(w, "stream: %d adds, %d updates, %d deletes (%d missed -> %d tombstones), %d relists, %d resyncs, %d disconnects; offered %s\n",
-				s.Stream.Adds, s.Stream.Updates, s.Stream.Deletes, s.Stream.MissedDeletes, s.Stream.Tombstones,
-				s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, rateString(s.Rate))
-			if s.Rounds > 1 {
-				fmt.Fprintf(w, "medians of %d interleaved rounds\n", s.Rounds)
-			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			head := []string{"metric"}
-			for _, c := range g {
-				head = append(head, c.impl)
-			}
-			fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-			hasBase := g[0].runs[0].Baseline
+			pl := string(g[0].runs[0].Pipeline)
+			row := grid.Rows[slices.IndexFunc(grid.Rows, func(r *benchcmp.Row) bool { p, _ := r.Param("pipeline"); return p == pl })]
+			var lines []benchcmp.Line
 			for _, m := range metrics {
-				var bv float64 // the baseline's median (column 0, read first); 0: no ratio
-				row := []string{m.label}
-				any := false
-				for i, c := range g {
-					v, ok := c.value(m)
-					if !ok {
-						row = append(row, "-")
-						continue
-					}
-					if i == 0 && hasBase {
-						bv = v
-					}
-					any = true
-					cell := format(m.unit, v)
-					if i > 0 && bv != 0 {
-						cell += fmt.Sprintf(" (%.2fx)", v/bv)
-					}
-					row = append(row, cell)
-				}
-				if any {
-					fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+				_, unit := benchunit.Tidy(1, m.unit)
+				lines = append(lines, benchcmp.Line{Label: m.label + arrow[m.better], Row: row, Units: []string{unit}})
+			}
+			for _, t := range grid.RatioTables(row.Sub(), lines, baseline(g), 0) {
+				t.Head[0] = "metric"
+				if err := t.WriteText(w); err != nil {
+					return err
 				}
 			}
-			row := []string{"correct"}
-			for _, c := range g {
-				row = append(row, columnVerdict(c))
+			verdicts := make([]string, len(g))
+			for i, c := range g {
+				verdicts[i] = c.impl + " " + columnVerdict(c)
 			}
-			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
-			if err := tw.Flush(); err != nil {
-				return err
-			}
+			fmt.Fprintf(w, "correct: %s\n", strings.Join(verdicts, ", "))
 			for _, c := range g {
 				for _, r := range c.runs {
 					if !r.OK() {
@@ -203,7 +200,19 @@ func Table(w io.Writer, scenarios []Scenario) error {
 			fmt.Fprintln(w)
 		}
 	}
-	return nil
+	_, err := fmt.Fprintln(w, "ratios are to the baseline's median; ~ = no significant difference (alpha 0.05; fewer than 4 rounds never are)")
+	return err
+}
+
+// arrow marks a metric's direction in its row label.
+var arrow = map[direction]string{higher: " ↑", lower: " ↓", neutral: ""}
+
+// baseline is the implementation of a pipeline's baseline column, or "".
+func baseline(g []column) string {
+	if g[0].runs[0].Baseline {
+		return g[0].impl
+	}
+	return ""
 }
 
 // columnVerdict is "ok" when every run of the column passed its checks,
@@ -244,33 +253,6 @@ func rateString(rate float64) string {
 	return fmt.Sprintf("%.0f events/s", rate)
 }
 
-// format renders a value for the table in its unit's natural scale.
-func format(unit string, v float64) string {
-	switch {
-	case strings.HasSuffix(unit, "_ns"):
-		return time.Duration(v).Round(time.Microsecond / 10).String()
-	case strings.HasSuffix(unit, "-B") || unit == "B/obj" || unit == "B/event":
-		return bytesString(v)
-	case unit == "gc-cpu-frac":
-		return fmt.Sprintf("%.1f%%", 100*v)
-	case v >= 100 || v == math.Trunc(v):
-		return fmt.Sprintf("%.0f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
-}
-
-func bytesString(v float64) string {
-	switch {
-	case v >= 1<<30:
-		return fmt.Sprintf("%.2fGiB", v/(1<<30))
-	case v >= 1<<20:
-		return fmt.Sprintf("%.1fMiB", v/(1<<20))
-	case v >= 1<<10:
-		return fmt.Sprintf("%.1fKiB", v/(1<<10))
-	}
-	return fmt.Sprintf("%.0fB", v)
-}
-
 // JSON writes the scenarios as one JSON document.
 func JSON(w io.Writer, scenarios []Scenario) error {
 	enc := json.NewEncoder(w)
@@ -281,10 +263,12 @@ func JSON(w io.Writer, scenarios []Scenario) error {
 // Bench writes benchfmt: configuration lines, a Unit line per metric
 // declaring its direction, then one result line per run:
 //
-//	BenchmarkLoad/scenario=<s>/pipeline=<p>/impl=<combo> 1 <ns> ns/op <v> events/s ...
+//	BenchmarkLoad/scenario=<s>/pipeline=<p>/impl=<combo> 1 <v> events/s ...
 //
-// ns/op is the measured phase's wall time. A metric a pipeline does not
-// have is left out of its line.
+// There is no ns/op: a run is not an operation, and its wall time is set
+// by the stream's length (and, in fixed-rate scenarios, by the offered
+// rate), so the rates and latencies are the result. A metric a pipeline
+// does not have is left out of its line.
 func Bench(w io.Writer, scenarios []Scenario) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/queuelab/queuelab/loadgen\n", runtime.GOOS, runtime.GOARCH)
 	for _, m := range metrics {
@@ -298,7 +282,7 @@ func Bench(w io.Writer, scenarios []Scenario) error {
 	for _, s := range scenarios {
 		for _, r := range s.Results {
 			var b strings.Builder
-			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1 %d ns/op", s.Name, r.Pipeline, r.Impl, r.Duration.Nanoseconds())
+			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1", s.Name, r.Pipeline, r.Impl)
 			for _, m := range metrics {
 				if v, ok := m.get(r); ok {
 					fmt.Fprintf(&b, " %s %s", benchValue(v), m.unit)
@@ -312,9 +296,11 @@ func Bench(w io.Writer, scenarios []Scenario) error {
 	return nil
 }
 
+// benchValue writes v in plain decimals, as go test does: four
+// significant digits, never an exponent.
 func benchValue(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return fmt.Sprintf("%.0f", v)
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 || math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	return fmt.Sprintf("%.4g", v)
+	return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
 }

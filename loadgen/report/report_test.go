@@ -37,8 +37,11 @@ func TestTableShowsMediansWithBaselineFirst(t *testing.T) {
 	assert.Contains(t, text, "medians of 3 interleaved rounds")
 	head := text[strings.Index(text, "metric"):]
 	assert.Less(t, strings.Index(head, "clientgo"), strings.Index(head, "mutex"), "baseline column first")
-	// medians: clientgo 200, mutex 400 → 2.00x
-	assert.Regexp(t, `events/s\s+200\s+400 \(2\.00x\)`, text)
+	// medians: clientgo 200, mutex 400 → 2.00×, which three rounds a side
+	// cannot make significant.
+	assert.Regexp(t, `events/s ↑\s+200/s \(n=3\)\s+~2\.00×`, text)
+	assert.Contains(t, text, "correct: clientgo ok, mutex ok")
+	assert.NotContains(t, text, "e+0")
 }
 
 func TestBenchWritesEverySample(t *testing.T) {
@@ -56,4 +59,10 @@ func TestBenchWritesEverySample(t *testing.T) {
 		"Load/scenario=default/pipeline=informer/impl=clientgo": 3,
 		"Load/scenario=default/pipeline=informer/impl=mutex":    3,
 	}, samples)
+}
+
+func TestBenchValuesHaveNoExponent(t *testing.T) {
+	for v, want := range map[float64]string{12345.678: "12346", 0.01234567: "0.01235", 2.5: "2.500", 3e9: "3000000000", 0: "0"} {
+		assert.Equal(t, want, benchValue(v), "%g", v)
+	}
 }

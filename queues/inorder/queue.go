@@ -174,7 +174,7 @@ func (c *core) take(src source, batch bool) []cache.Delta {
 		limit = c.s.BatchSize
 	}
 	limit = c.sync.limit(limit)
-	run := c.out.begin(limit)
+	run := c.out.begin()
 	if batch {
 		c.seen.reset()
 	}
@@ -283,27 +283,36 @@ func (k *keySet) add(h uint64) bool {
 }
 
 // handout is where taken events are copied for the process function: a
-// buffer that is carved into runs and never written again, so a consumer
-// may keep what it was handed (client-go gives each Pop a fresh slice) while
-// the queue allocates one buffer per handoutSize events instead of one
-// slice per Pop.
+// buffer that is carved into runs and never written again once handed out,
+// so a consumer may keep what it was handed (client-go gives each Pop a
+// fresh slice) while the queue allocates one buffer per handoutSize events
+// instead of one slice per Pop. Nothing is reserved ahead: client-go sizes
+// each batch's slice for min(queued, 1000) events, which costs 32 KB per
+// PopBatch under a backlog even when a repeated key ends the batch at one
+// event.
 type handout struct {
 	buf []cache.Delta
 }
 
 const handoutSize = 256
 
-// begin returns an empty run with room for n events.
-func (h *handout) begin(n int) []cache.Delta {
-	if cap(h.buf)-len(h.buf) < n {
-		h.buf = make([]cache.Delta, 0, max(handoutSize, n))
+// begin returns an empty run at the free end of the buffer. A run that
+// outgrows the buffer is moved by append to an array of its own.
+func (h *handout) begin() []cache.Delta {
+	if len(h.buf) == cap(h.buf) {
+		h.buf = make([]cache.Delta, 0, handoutSize)
 	}
 	return h.buf[len(h.buf):len(h.buf)]
 }
 
-// commit closes run, taken from begin, so the next run starts after it.
+// commit closes run, taken from begin: if it still lies in the buffer, the
+// next run starts after it. (Slots a moved run wrote before it moved are
+// referenced by nothing and are reused.)
 func (h *handout) commit(run []cache.Delta) {
-	h.buf = h.buf[:len(h.buf)+len(run)]
+	end := len(h.buf)
+	if len(run) > 0 && &run[0] == &h.buf[end:end+1][0] {
+		h.buf = h.buf[:end+len(run)]
+	}
 }
 
 // deliver calls the process function with a taken run, as client-go's

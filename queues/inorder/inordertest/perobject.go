@@ -32,7 +32,7 @@ func (s inorderSuite) perObjectReplace(t *testing.T) {
 	}
 	wantEvents(t, got,
 		"Updated ns/d@1", "Deleted ns/e@1", "Added ns/f@1",
-		"Deleted tomb(ns/d, ns/d@1)", // queued, not listed; e's last event already deletes it
+		"Deleted tomb(ns/d, ns/d@1)",                               // queued, not listed; e's last event already deletes it
 		"Deleted tomb(ns/b, ns/b@1)", "Deleted tomb(ns/c, ns/c@1)", // known, not listed
 		"Replaced ns/a@2", "Replaced ns/f@2")
 }

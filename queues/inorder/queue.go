@@ -310,7 +310,7 @@ func (h *handout) begin() []cache.Delta {
 // referenced by nothing and are reused.)
 func (h *handout) commit(run []cache.Delta) {
 	end := len(h.buf)
-	if len(run) > 0 && &run[0] == &h.buf[end:end+1][0] {
+	if len(run) > 0 && &run[0] == &h.buf[end : end+1][0] {
 		h.buf = h.buf[:end+len(run)]
 	}
 }

@@ -1,13 +1,9 @@
 package bench
 
 import (
-	"errors"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
@@ -75,16 +71,6 @@ func benchInOrderAddPop(b *testing.B) {
 	}
 }
 
-// drainApplied pops q with c until c has applied want events, PopBatch as
-// informers do.
-func drainApplied(b *testing.B, q inorder.Queue, c *countingConsumer, want int64) {
-	for c.applied.Load() < want {
-		if err := q.PopBatch(c.batch, c.single); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func benchInOrderReplace(b *testing.B, n int) {
 	objs := testobj.Population(n, 16, 8)
 	full := make([]any, n)
@@ -98,7 +84,8 @@ func benchInOrderReplace(b *testing.B, n int) {
 	for _, e := range inorder.Impls {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			store := informerStore()
-			c := newCountingConsumer(b, store)
+			var applied int64
+			a := newApplier(b, store, func(n int) { applied += int64(n) })
 			q := newInOrder(b, e, store)
 			defer q.Close()
 			relist := func(list []any) {
@@ -110,11 +97,15 @@ func benchInOrderReplace(b *testing.B, n int) {
 				if !e.Guarantees.Atomic {
 					want = int64(max(len(list), len(store.ListKeys())))
 				}
-				want += c.applied.Load()
+				want += applied
 				if err := q.Replace(list, "1"); err != nil {
 					b.Fatal(err)
 				}
-				drainApplied(b, q, c, want)
+				for applied < want {
+					if err := q.PopBatch(a.batch, a.single); err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
 			relist(full) // the initial list
 			b.ReportAllocs()
@@ -136,109 +127,38 @@ func benchInOrderPipeline(b *testing.B, producers, n int) {
 	for _, e := range inorder.Impls {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			store := informerStore()
-			p := startInOrderPipeline(b, newInOrder(b, e, store), newCountingConsumer(b, store))
-			defer p.stop(b)
-			p.round(b, objs, producers) // warm: the queue and the store have seen the keys
-			b.ReportAllocs()
-			for b.Loop() {
-				p.round(b, objs, producers)
-			}
-			b.ReportMetric(float64(eventsPerObject*n*b.N)/b.Elapsed().Seconds(), "events/s")
+			q := newInOrder(b, e, store)
+			p := newQueuePipeline(q)
+			a := newApplier(b, store, p.count)
+			p.run(func() error { return q.PopBatch(a.batch, a.single) })
+			p.measure(b, objs, producers)
 		})
 	}
 }
 
-// countingConsumer is the lab's consumer counting the events it applied
-// (every event of a batch, one per single pop), and signalling progress.
-type countingConsumer struct {
-	c        *consumer.Consumer
-	applied  atomic.Int64
-	target   atomic.Int64
-	progress chan struct{}
+// applier is the lab's consumer reporting how many events it applied
+// (every event of a batch, one per single pop).
+type applier struct {
+	c     *consumer.Consumer
+	count func(n int)
 }
 
-func newCountingConsumer(b *testing.B, store cache.Store) *countingConsumer {
+func newApplier(b *testing.B, store cache.Store, count func(n int)) applier {
 	c, err := consumer.NewWithOptions(consumer.Options{Store: store})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &countingConsumer{c: c, progress: make(chan struct{}, 1)}
+	return applier{c: c, count: count}
 }
 
-func (c *countingConsumer) count(n int) {
-	if c.applied.Add(int64(n)) >= c.target.Load() {
-		select {
-		case c.progress <- struct{}{}:
-		default:
-		}
-	}
-}
-
-func (c *countingConsumer) batch(ds []cache.Delta, initial bool) error {
-	err := c.c.ProcessBatch(ds, initial)
-	c.count(len(ds))
+func (a applier) batch(ds []cache.Delta, initial bool) error {
+	err := a.c.ProcessBatch(ds, initial)
+	a.count(len(ds))
 	return err
 }
 
-func (c *countingConsumer) single(item any, initial bool) error {
-	err := c.c.Process(item, initial)
-	c.count(len(item.(cache.Deltas)))
+func (a applier) single(item any, initial bool) error {
+	err := a.c.Process(item, initial)
+	a.count(len(item.(cache.Deltas)))
 	return err
-}
-
-// inOrderPipeline is an informer's two ends around one in-order queue.
-type inOrderPipeline struct {
-	q        inorder.Queue
-	c        *countingConsumer
-	consumed chan error
-}
-
-func startInOrderPipeline(b *testing.B, q inorder.Queue, c *countingConsumer) *inOrderPipeline {
-	p := &inOrderPipeline{q: q, c: c, consumed: make(chan error, 1)}
-	go func() {
-		for {
-			if err := q.PopBatch(c.batch, c.single); err != nil {
-				if errors.Is(err, cache.ErrFIFOClosed) {
-					err = nil
-				}
-				p.consumed <- err
-				return
-			}
-		}
-	}()
-	return p
-}
-
-// round has producers goroutines Add, Update and Delete their share of
-// objs, and returns once the consumer has applied every resulting event.
-func (p *inOrderPipeline) round(b *testing.B, objs []*metav1.PartialObjectMetadata, producers int) {
-	want := p.c.target.Add(int64(eventsPerObject * len(objs)))
-	var wg sync.WaitGroup
-	per := (len(objs) + producers - 1) / producers
-	for i := range producers {
-		share := objs[min(i*per, len(objs)):min((i+1)*per, len(objs))]
-		wg.Go(func() {
-			for _, o := range share {
-				if p.q.Add(o) != nil || p.q.Update(o) != nil || p.q.Delete(o) != nil {
-					b.Error("write failed")
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for p.c.applied.Load() < want {
-		select {
-		case <-p.c.progress:
-		case err := <-p.consumed:
-			b.Fatalf("consumer stopped: %v", err)
-		}
-	}
-}
-
-func (p *inOrderPipeline) stop(b *testing.B) {
-	p.q.Close()
-	if err := <-p.consumed; err != nil {
-		b.Fatal(err)
-	}
 }

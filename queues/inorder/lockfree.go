@@ -65,23 +65,14 @@ func NewLockFree(opts Options) (*LockFree, error) {
 		return nil, err
 	}
 	q := &LockFree{q: mq}
-	q.init(s, "inorder.LockFree")
+	q.init(q, s, "inorder.LockFree")
 	q.wake.L = &q.sleepMu
 	return q, nil
 }
 
-// Add queues an Added event for obj.
-func (q *LockFree) Add(obj any) error { return q.write(cache.Added, obj) }
-
-// Update queues an Updated event for obj.
-func (q *LockFree) Update(obj any) error { return q.write(cache.Updated, obj) }
-
-// Delete queues a Deleted event for obj (a tombstone is queued as it is).
-func (q *LockFree) Delete(obj any) error { return q.write(cache.Deleted, obj) }
-
 func (q *LockFree) write(t cache.DeltaType, obj any) error {
 	if !q.populatedFast.Load() {
-		q.populate(func() int { return 0 })
+		q.populate(nil)
 	}
 	d, err := q.event(t, obj)
 	if err != nil {
@@ -91,13 +82,25 @@ func (q *LockFree) write(t cache.DeltaType, obj any) error {
 	return nil
 }
 
-// populate runs the first-write bookkeeping once, under both the writers'
-// and the consumers' side of it, so the count of initial events is exact.
-func (q *LockFree) populate(queued func() int) {
+// populate runs the first write's bookkeeping once, under popMu and cmu so
+// the count of initial events is exact. replace is the first Replace's
+// event (nil for an Add, Update or Delete): it is pushed here and counted
+// with what was queued before it.
+func (q *LockFree) populate(replace *cache.Delta) {
 	q.popMu.Lock()
 	defer q.popMu.Unlock()
+	if replace != nil {
+		q.push(*replace)
+	}
+	if q.populatedFast.Load() {
+		return
+	}
 	q.cmu.Lock()
-	q.sync.populate(queued())
+	n := 0
+	if replace != nil {
+		n = int(q.queued.Load())
+	}
+	q.sync.populate(n)
 	q.cmu.Unlock()
 	q.populatedFast.Store(true)
 }
@@ -129,16 +132,8 @@ func (q *LockFree) Replace(list []any, rv string) error {
 	}
 	if q.populatedFast.Load() {
 		q.push(d)
-		return nil
-	}
-	q.popMu.Lock()
-	defer q.popMu.Unlock()
-	q.push(d)
-	if !q.populatedFast.Load() {
-		q.cmu.Lock()
-		q.sync.populate(int(q.queued.Load()))
-		q.cmu.Unlock()
-		q.populatedFast.Store(true)
+	} else {
+		q.populate(&d)
 	}
 	return nil
 }
@@ -155,19 +150,6 @@ func (q *LockFree) Close() {
 	q.sleepMu.Lock()
 	q.wake.Broadcast()
 	q.sleepMu.Unlock()
-}
-
-// Pop hands the oldest event to process as a one-element cache.Deltas and
-// returns it with process's error.
-func (q *LockFree) Pop(process cache.PopProcessFunc) (any, error) {
-	return q.pop(nil, process)
-}
-
-// PopBatch hands the next run of events with distinct keys to processBatch,
-// or a run of one to processSingle.
-func (q *LockFree) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
-	_, err := q.pop(processBatch, processSingle)
-	return err
 }
 
 func (q *LockFree) pop(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) (any, error) {

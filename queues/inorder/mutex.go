@@ -29,19 +29,10 @@ func NewMutex(opts Options) (*Mutex, error) {
 		return nil, err
 	}
 	q := &Mutex{}
-	q.init(s, "inorder.Mutex")
+	q.init(q, s, "inorder.Mutex")
 	q.cond.L = &q.mu
 	return q, nil
 }
-
-// Add queues an Added event for obj.
-func (q *Mutex) Add(obj any) error { return q.write(cache.Added, obj) }
-
-// Update queues an Updated event for obj.
-func (q *Mutex) Update(obj any) error { return q.write(cache.Updated, obj) }
-
-// Delete queues a Deleted event for obj (a tombstone is queued as it is).
-func (q *Mutex) Delete(obj any) error { return q.write(cache.Deleted, obj) }
 
 func (q *Mutex) write(t cache.DeltaType, obj any) error {
 	d, err := q.event(t, obj)
@@ -124,19 +115,6 @@ func (q *Mutex) Close() {
 	defer q.mu.Unlock()
 	q.closed = true
 	q.cond.Broadcast()
-}
-
-// Pop hands the oldest event to process as a one-element cache.Deltas and
-// returns it with process's error.
-func (q *Mutex) Pop(process cache.PopProcessFunc) (any, error) {
-	return q.pop(nil, process)
-}
-
-// PopBatch hands the next run of events with distinct keys to processBatch,
-// or a run of one to processSingle.
-func (q *Mutex) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
-	_, err := q.pop(processBatch, processSingle)
-	return err
 }
 
 func (q *Mutex) pop(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) (any, error) {

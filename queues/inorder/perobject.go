@@ -23,6 +23,22 @@ func (c *core) keyOf(obj any) (string, error) {
 	return k, nil
 }
 
+// eachQueued calls fn with every queued event and its key, oldest first,
+// stopping at the first key error, which it returns. q.mu is held.
+func (q *Mutex) eachQueued(fn func(k string, d cache.Delta)) error {
+	var keyErr error
+	q.items.All(func(d cache.Delta) bool {
+		k, err := q.keyOf(d.Object)
+		if err != nil {
+			keyErr = err
+			return false
+		}
+		fn(k, d)
+		return true
+	})
+	return keyErr
+}
+
 // reconcile returns a relist's events: a Deleted tombstone for each key
 // queued (in queue order) or known (in KnownObjects' order) but not listed,
 // unless its last queued event already deletes it, then a Replaced event per
@@ -38,21 +54,13 @@ func (q *Mutex) reconcile(list []any) ([]cache.Delta, error) {
 	}
 	var order []string
 	last := make(map[string]cache.Delta)
-	var keyErr error
-	q.items.All(func(d cache.Delta) bool {
-		k, err := q.keyOf(d.Object)
-		if err != nil {
-			keyErr = err
-			return false
-		}
+	if err := q.eachQueued(func(k string, d cache.Delta) {
 		if _, seen := last[k]; !seen {
 			order = append(order, k)
 		}
 		last[k] = d
-		return true
-	})
-	if keyErr != nil {
-		return nil, keyErr
+	}); err != nil {
+		return nil, err
 	}
 	events := make([]cache.Delta, 0, len(list))
 	tombstone := func(k string, obj any) {
@@ -94,18 +102,8 @@ func (q *Mutex) reconcile(list []any) ([]cache.Delta, error) {
 // q.mu is held.
 func (q *Mutex) resyncEvents() ([]cache.Delta, error) {
 	queued := make(map[string]struct{}, q.items.Len())
-	var keyErr error
-	q.items.All(func(d cache.Delta) bool {
-		k, err := q.keyOf(d.Object)
-		if err != nil {
-			keyErr = err
-			return false
-		}
-		queued[k] = struct{}{}
-		return true
-	})
-	if keyErr != nil {
-		return nil, keyErr
+	if err := q.eachQueued(func(k string, _ cache.Delta) { queued[k] = struct{}{} }); err != nil {
+		return nil, err
 	}
 	var events []cache.Delta
 	for _, k := range q.s.KnownObjects.ListKeys() {

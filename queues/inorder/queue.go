@@ -22,11 +22,19 @@ type Queue interface {
 	cache.TransformingStore
 }
 
+// engine is what a variant adds to core: where events go and how a consumer
+// waits for them.
+type engine interface {
+	write(t cache.DeltaType, obj any) error
+	pop(batch cache.ProcessBatchFunc, single cache.PopProcessFunc) (any, error)
+}
+
 // core is what both variants share: turning writes into events, the synced
 // state, and the consumer's choice of what to hand out next.
 type core struct {
-	s   settings
-	key keyq.KeyFunc
+	engine engine
+	s      settings
+	key    keyq.KeyFunc
 	// name is reported by HasSyncedChecker.
 	name string
 	sync syncState
@@ -37,8 +45,8 @@ type core struct {
 	seen keySet
 }
 
-func (c *core) init(s settings, name string) {
-	c.s, c.key, c.name = s, keyq.NewKeyFunc(s.KeyFunction), name
+func (c *core) init(e engine, s settings, name string) {
+	c.engine, c.s, c.key, c.name = e, s, keyq.NewKeyFunc(s.KeyFunction), name
 	c.sync.done = make(chan struct{})
 	c.seen.init(s.BatchSize)
 }
@@ -77,6 +85,26 @@ func (c *core) replacedAll(list []any, rv string) (cache.Delta, error) {
 		list = out
 	}
 	return cache.Delta{Type: cache.ReplacedAll, Object: cache.ReplacedAllInfo{ResourceVersion: rv, Objects: list}}, nil
+}
+
+// Add queues an Added event for obj.
+func (c *core) Add(obj any) error { return c.engine.write(cache.Added, obj) }
+
+// Update queues an Updated event for obj.
+func (c *core) Update(obj any) error { return c.engine.write(cache.Updated, obj) }
+
+// Delete queues a Deleted event for obj (a tombstone is queued as it is).
+func (c *core) Delete(obj any) error { return c.engine.write(cache.Deleted, obj) }
+
+// Pop hands the oldest event to process as a one-element cache.Deltas and
+// returns it with process's error.
+func (c *core) Pop(process cache.PopProcessFunc) (any, error) { return c.engine.pop(nil, process) }
+
+// PopBatch hands the next run of events with distinct keys to processBatch,
+// or a run of one to processSingle.
+func (c *core) PopBatch(processBatch cache.ProcessBatchFunc, processSingle cache.PopProcessFunc) error {
+	_, err := c.engine.pop(processBatch, processSingle)
+	return err
 }
 
 // HasSynced reports whether the first Replace's events have all been

@@ -30,13 +30,13 @@ var Impls = registry.List[New, Guarantees]{
 	{
 		Name:       registry.Baseline,
 		Doc:        "client-go RealFIFO as informers build it: atomic events, unlock-while-processing, bookmarks; one RWMutex, re-sliced slice",
-		New:        newClientGo,
+		New:        func(opts Options) (Queue, error) { return newRealFIFO(opts, true) },
 		Guarantees: Guarantees{Atomic: true, LockWhileProcessing: true},
 	},
 	{
 		Name:       "clientgo-nonatomic",
 		Doc:        "client-go RealFIFO in its non-atomic mode: per-object Replace and Resync against KnownObjects, processing under the lock",
-		New:        newClientGoNonAtomic,
+		New:        func(opts Options) (Queue, error) { return newRealFIFO(opts, false) },
 		Guarantees: Guarantees{PerObject: true},
 	},
 	{
@@ -53,41 +53,25 @@ var Impls = registry.List[New, Guarantees]{
 	},
 }
 
-// checkClientGoBatch: client-go's RealFIFO batch size is fixed.
-func checkClientGoBatch(opts Options) error {
-	if opts.BatchSize != 0 && opts.BatchSize != DefaultBatchSize {
-		return fmt.Errorf("%w: client-go's RealFIFO batch size is fixed at %d", ErrUnsupportedMode, DefaultBatchSize)
-	}
-	return nil
-}
-
-func newClientGo(opts Options) (Queue, error) {
-	if opts.KnownObjects != nil {
+// newRealFIFO builds client-go's RealFIFO in one mode: atomic as informers
+// build it, or non-atomic over opts.KnownObjects, which that mode requires
+// and the atomic one refuses.
+func newRealFIFO(opts Options, atomic bool) (Queue, error) {
+	switch {
+	case atomic && opts.KnownObjects != nil:
 		return nil, fmt.Errorf("%w: the clientgo entry is the atomic informer queue; clientgo-nonatomic takes KnownObjects", ErrUnsupportedMode)
-	}
-	if err := checkClientGoBatch(opts); err != nil {
-		return nil, err
+	case !atomic && opts.KnownObjects == nil:
+		return nil, fmt.Errorf("%w: client-go's non-atomic RealFIFO requires KnownObjects", ErrUnsupportedMode)
+	case opts.BatchSize != 0 && opts.BatchSize != DefaultBatchSize:
+		return nil, fmt.Errorf("%w: client-go's RealFIFO batch size is fixed at %d", ErrUnsupportedMode, DefaultBatchSize)
 	}
 	return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{
 		KeyFunction:           opts.KeyFunction,
 		Transformer:           opts.Transformer,
-		AtomicEvents:          true,
-		UnlockWhileProcessing: !opts.LockWhileProcessing,
-		EmitDeltaTypeBookmark: !opts.NoBookmarks,
-	}), nil
-}
-
-func newClientGoNonAtomic(opts Options) (Queue, error) {
-	if opts.KnownObjects == nil {
-		return nil, fmt.Errorf("%w: client-go's non-atomic RealFIFO requires KnownObjects", ErrUnsupportedMode)
-	}
-	if err := checkClientGoBatch(opts); err != nil {
-		return nil, err
-	}
-	return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{
-		KeyFunction:  opts.KeyFunction,
-		Transformer:  opts.Transformer,
-		KnownObjects: opts.KnownObjects,
+		KnownObjects:          opts.KnownObjects,
+		AtomicEvents:          atomic,
+		UnlockWhileProcessing: atomic && !opts.LockWhileProcessing,
+		EmitDeltaTypeBookmark: atomic && !opts.NoBookmarks,
 	}), nil
 }
 

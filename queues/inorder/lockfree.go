@@ -11,10 +11,12 @@ import (
 	"github.com/queuelab/queuelab/internal/mpmc"
 )
 
-// LockFree is an in-order FIFO whose writers never take a lock: Add, Update,
-// Delete, Bookmark and Resync push into a lock-free MPMC queue of rings
-// (internal/mpmc). Consumers take events under a mutex writers never touch,
-// and process them unlocked. Atomic mode only (see the package doc).
+// LockFree is an in-order FIFO whose writers take no lock: Add, Update,
+// Delete, Bookmark, Resync and Replace push into a lock-free MPMC queue of
+// rings (internal/mpmc). Only the queue's first write (or first Replace)
+// locks, once, to count what HasSynced waits for. Consumers take events
+// under a mutex writers never touch, and process them unlocked. Atomic mode
+// only (see the package doc).
 //
 // Order: events come out in the order their pushes completed; pushes that
 // overlap in time (concurrent writers) have no order between them, exactly

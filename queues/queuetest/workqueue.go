@@ -66,6 +66,7 @@ func RunWorkQueue(t *testing.T, newQueue NewWorkQueue, opts ...Option) {
 		{"ShutDownWithDrainWaitsForQueued", wqDrainWaitsForQueued, true},
 		{"ShutDownEndsDrainEarly", wqShutDownEndsDrain, true},
 		{"NeverTwoWorkersOnOneItem", wqNeverTwoWorkers, false},
+		{"DoneReleasesItem", wqDoneReleasesItem, false},
 		{"Hammer", wqHammer, false},
 		{"DrainStress", wqDrainStress, false},
 		{"Differential", wqDifferential, false},

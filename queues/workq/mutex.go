@@ -35,7 +35,7 @@ func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Mutex[T]{t: table[T]{retain: idleRetention}}
+	q := &Mutex[T]{}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
 	if o.metrics != nil {

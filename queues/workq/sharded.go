@@ -83,11 +83,6 @@ func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
 		picker: shard.NewPicker[T](n),
 		mask:   uint32(n - 1),
 	}
-	// The idle cache is a queue-wide budget shared out among the shards.
-	retain := max(idleRetention/n, 16)
-	for i := range q.shards {
-		q.shards[i].t.retain = retain
-	}
 	q.accepting.Store(true)
 	q.gate.init()
 	return q, nil

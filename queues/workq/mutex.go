@@ -26,7 +26,6 @@ type Mutex[T comparable] struct {
 	shutdown bool
 	draining bool
 	metrics  *queueMetrics[T] // nil unless WithMetrics
-	halt     sync.Once        // stops the metrics refresher
 }
 
 // NewMutex returns an empty Mutex queue. It accepts WithMetrics.
@@ -38,10 +37,7 @@ func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
 	q := &Mutex[T]{}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
-	if o.metrics != nil {
-		q.metrics = newQueueMetrics[T](o.metrics)
-		q.metrics.run(&q.mu, func() bool { return q.shutdown })
-	}
+	q.metrics = newQueueMetrics[T](o.metrics)
 	return q, nil
 }
 
@@ -55,7 +51,7 @@ func (q *Mutex[T]) Add(item T) {
 		if enqueued {
 			q.wakeOne()
 		}
-		if marked && q.metrics != nil {
+		if marked {
 			q.metrics.marked(item)
 		}
 	}
@@ -91,7 +87,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 		q.getters.Wait() // whoever wakes us has unregistered us
 	}
 	item, ok := q.t.pop()
-	if ok && q.metrics != nil {
+	if ok {
 		q.metrics.handedOut(item)
 	}
 	q.mu.Unlock()
@@ -102,9 +98,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 // is queued again. Done of an item that is not being processed is ignored.
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
-	if q.metrics != nil {
-		q.metrics.finished(item)
-	}
+	q.metrics.finished(item)
 	if q.t.done(item) {
 		q.wakeOne()
 	}
@@ -142,9 +136,7 @@ func (q *Mutex[T]) shutDown(drain bool) {
 		q.drainers.Broadcast()
 	}
 	q.mu.Unlock()
-	if q.metrics != nil {
-		q.halt.Do(q.metrics.halt)
-	}
+	q.metrics.halt()
 }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

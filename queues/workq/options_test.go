@@ -29,9 +29,6 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 		{"nil queue", "nil queue", func() (any, error) { return workq.NewDelaying[string](nil) }},
 		{"nil clock", "nil clock", func() (any, error) { return workq.NewDelaying[string](base, workq.WithClock(nil)) }},
 		{"nil limiter", "nil rate limiter", func() (any, error) { return workq.NewRateLimiting[string](base, nil) }},
-		{"metrics on sharded", "does not take option WithMetrics", func() (any, error) {
-			return workq.NewSharded[string](workq.WithMetrics(workqueue.MetricsProvider(nil), "q", nil))
-		}},
 		{"metrics without provider", "need a provider", func() (any, error) {
 			return workq.NewMutex[string](workq.WithMetrics(nil, "q", nil))
 		}},

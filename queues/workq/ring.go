@@ -106,12 +106,14 @@ type Ring[T comparable] struct {
 	stripes []paddedRingStripe[T]
 	picker  shard.Picker[T]
 
-	gate gate
+	gate    gate
+	metrics *queueMetrics[T] // nil unless WithMetrics
 }
 
-// NewRing returns an empty Ring queue. It accepts WithCapacity.
+// NewRing returns an empty Ring queue. It accepts WithCapacity and
+// WithMetrics.
 func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
-	o, err := buildOptions("NewRing", opts, "WithCapacity")
+	o, err := buildOptions("NewRing", opts, "WithCapacity", "WithMetrics")
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +128,7 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	n := shard.DefaultCount()
 	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), picker: shard.NewPicker[T](n)}
 	q.gate.init()
+	q.metrics = newQueueMetrics[T](o.metrics)
 	return q, nil
 }
 
@@ -151,12 +154,14 @@ func (q *Ring[T]) Add(item T) {
 			return // shut down meanwhile
 		}
 		e = s.insert(item)
+		q.metrics.marked(item)
 		s.mu.Unlock()
 		q.enqueue(e)
 		return
 	case e.state.Load() == uint32(processing):
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
+		q.metrics.marked(item)
 	}
 	// queued or processingDirty: already pending.
 	s.mu.Unlock()
@@ -226,7 +231,10 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 		if e, ok := q.ready.TryPop(); ok {
 			// Only Get moves an entry off queued, and Done (which may reuse
 			// it) comes after Get returns: read the item first all the same.
+			// The metrics see the hand-out before an Add can see the item
+			// processing and mark it again.
 			item = e.item
+			q.metrics.handedOut(item)
 			e.state.Store(uint32(processing))
 			q.counts.Add(getDelta)
 			return item, false
@@ -257,6 +265,7 @@ func (q *Ring[T]) available() bool {
 func (q *Ring[T]) Done(item T) {
 	s := &q.stripes[q.picker.Of(item)]
 	s.mu.Lock()
+	q.metrics.finished(item)
 	e, ok := s.entries[item]
 	if !ok {
 		s.mu.Unlock()
@@ -284,6 +293,7 @@ func (q *Ring[T]) Done(item T) {
 func (q *Ring[T]) ShutDown() {
 	q.counts.Or(shutBit)
 	q.gate.close(false)
+	q.metrics.halt()
 }
 
 // ShutDownWithDrain shuts the queue down, then waits until nothing is queued
@@ -291,6 +301,7 @@ func (q *Ring[T]) ShutDown() {
 func (q *Ring[T]) ShutDownWithDrain() {
 	q.counts.Or(shutBit)
 	q.gate.close(true)
+	q.metrics.halt()
 	q.gate.waitDrained(q.idle)
 }
 

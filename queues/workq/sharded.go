@@ -47,6 +47,7 @@ type Sharded[T comparable] struct {
 	mask      uint32
 	accepting atomic.Bool
 	gate      gate
+	metrics   *queueMetrics[T] // nil unless WithMetrics
 }
 
 // shardCore is the part of a shard that is touched together; shardQ pads it
@@ -68,9 +69,10 @@ type shardQ[T comparable] struct {
 // fails to compile if it is not (see internal/cacheline).
 var _ = [1]struct{}{}[unsafe.Sizeof(shardQ[string]{})%cacheline.Size]
 
-// NewSharded returns an empty Sharded queue. It accepts WithShards.
+// NewSharded returns an empty Sharded queue. It accepts WithShards and
+// WithMetrics.
 func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
-	o, err := buildOptions("NewSharded", opts, "WithShards")
+	o, err := buildOptions("NewSharded", opts, "WithShards", "WithMetrics")
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +81,10 @@ func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
 		n = shard.DefaultCount()
 	}
 	q := &Sharded[T]{
-		shards: make([]shardQ[T], n),
-		picker: shard.NewPicker[T](n),
-		mask:   uint32(n - 1),
+		shards:  make([]shardQ[T], n),
+		picker:  shard.NewPicker[T](n),
+		mask:    uint32(n - 1),
+		metrics: newQueueMetrics[T](o.metrics),
 	}
 	q.accepting.Store(true)
 	q.gate.init()
@@ -93,9 +96,12 @@ func (q *Sharded[T]) Add(item T) {
 	s := &q.shards[q.picker.Of(item)]
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
-	var enqueued bool
+	var enqueued, marked bool
 	if q.accepting.Load() {
-		enqueued, _ = s.t.add(item)
+		enqueued, marked = s.t.add(item)
+	}
+	if marked {
+		q.metrics.marked(item)
 	}
 	if enqueued && s.t.queued() == 1 {
 		s.ready.Store(true)
@@ -148,8 +154,11 @@ func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 		}
 		s.mu.Lock()
 		item, ok = s.t.pop()
-		if ok && s.t.queued() == 0 {
-			s.ready.Store(false)
+		if ok {
+			q.metrics.handedOut(item)
+			if s.t.queued() == 0 {
+				s.ready.Store(false)
+			}
 		}
 		s.mu.Unlock()
 		if ok {
@@ -172,6 +181,7 @@ func (q *Sharded[T]) anyQueued() bool {
 func (q *Sharded[T]) Done(item T) {
 	s := &q.shards[q.picker.Of(item)]
 	s.mu.Lock()
+	q.metrics.finished(item)
 	requeued := s.t.done(item)
 	if requeued && s.t.queued() == 1 {
 		s.ready.Store(true)
@@ -192,6 +202,7 @@ func (q *Sharded[T]) ShutDown() {
 	q.accepting.Store(false)
 	q.barrier()
 	q.gate.close(false)
+	q.metrics.halt()
 }
 
 // ShutDownWithDrain shuts the queue down, then waits until no shard has an
@@ -200,6 +211,7 @@ func (q *Sharded[T]) ShutDownWithDrain() {
 	q.accepting.Store(false)
 	q.barrier()
 	q.gate.close(true)
+	q.metrics.halt()
 	q.gate.waitDrained(q.idle)
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/queuetest"
+	"github.com/queuelab/queuelab/queues/deltafifo/deltafifotest"
 )
 
 // BenchmarkDeltaFIFO measures the DeltaFIFO family, client-go's DeltaFIFO
@@ -161,7 +161,7 @@ func startDeltaPipeline(newQ deltafifo.New) *deltaPipeline {
 	go func() {
 		apply := func(item any, _ bool) error {
 			ds := item.(cache.Deltas)
-			err := queuetest.ApplyDeltas(known, ds)
+			err := deltafifotest.ApplyDeltas(known, ds)
 			if p.applied.Add(int64(len(ds))) >= p.target.Load() {
 				select {
 				case p.progress <- struct{}{}:

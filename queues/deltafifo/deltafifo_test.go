@@ -13,7 +13,7 @@ import (
 )
 
 // The behaviour of every registered DeltaFIFO is pinned down by
-// queuetest.RunDeltaFIFO (see queues/queuetest/deltafifo_test.go); this
+// deltafifotest.RunDeltaFIFO (see conformance_test.go); this
 // file covers what is specific to the package.
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -48,9 +48,9 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 	}
 	want := map[string]deltafifo.Guarantees{
 		"clientgo":          {Order: registry.OrderFIFO},
-		"mutex":             {Order: registry.OrderFIFO, Ext: true},
-		"sharded":           {Order: registry.OrderPerShard, Ext: true},
-		"ring":              {Order: registry.OrderFIFO, Ext: true},
+		"mutex":             {Order: registry.OrderFIFO, Ext: true, Batch: true},
+		"sharded":           {Order: registry.OrderPerShard, Ext: true, Batch: true},
+		"ring":              {Order: registry.OrderFIFO, Ext: true, Batch: true},
 		"clientgo-realfifo": {Order: registry.OrderFIFO, Peer: true},
 	}
 	registrytest.CheckGuarantees(t, deltafifo.Impls, want)

@@ -13,7 +13,7 @@ import (
 )
 
 // The behaviour of every registered FIFO is pinned down by
-// queuetest.RunFIFO (see queues/queuetest/fifo_test.go); this file covers
+// fifotest.RunFIFO (see conformance_test.go); this file covers
 // what is specific to the package.
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

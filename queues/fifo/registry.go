@@ -19,6 +19,9 @@ type Guarantees struct {
 // New constructs a fresh, empty FIFO keyed by keyFunc.
 type New func(keyFunc cache.KeyFunc) cache.Queue
 
+// Entry is one registered implementation.
+type Entry = registry.Entry[New, Guarantees]
+
 // Impls is the FIFO family's registry, client-go's FIFO first.
 var Impls = registry.List[New, Guarantees]{
 	{

@@ -6,13 +6,13 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/queues"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
-// ErrRequeue may be returned by a Pop process function: the popped object
-// goes back into the queue unless its key was queued again meanwhile, and
-// Pop returns Err. (client-go has since removed it; the seeds rely on it.)
-type ErrRequeue = keyq.ErrRequeue
+// ErrRequeue is queues.ErrRequeue, named here so a caller of this package
+// need not import another to requeue.
+type ErrRequeue = queues.ErrRequeue
 
 // item is a FIFO key's accumulator: the newest object, if not deleted.
 type item struct {
@@ -101,7 +101,7 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 		obj = sl.Acc.obj
 		sl.Acc = item{}
 		perr = process(obj, initial)
-		if rq, ok := keyq.AsRequeue(perr); ok {
+		if rq, ok := queues.AsRequeue(perr); ok {
 			perr = rq.Err
 			f.set.MarkPopulated()
 			sl.Acc = item{obj: obj, has: true}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/internal/keyq"
+	"github.com/queuelab/queuelab/queues"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -300,11 +300,10 @@ func addIfNotPresent(t *testing.T, q cache.Queue) func(any) error {
 	return a.AddIfNotPresent
 }
 
-// requeue returns the [ext] ErrRequeue wrapping inner: the lab's type,
-// which fifo.ErrRequeue and deltafifo.ErrRequeue both name.
-func requeue(inner error) error { return keyq.ErrRequeue{Err: inner} }
+// requeue returns the [ext] queues.ErrRequeue wrapping inner.
+func requeue(inner error) error { return queues.ErrRequeue{Err: inner} }
 
 func isRequeue(err error) bool {
-	var rq keyq.ErrRequeue
+	var rq queues.ErrRequeue
 	return errors.As(err, &rq)
 }

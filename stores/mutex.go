@@ -30,10 +30,14 @@ var (
 	_ Store                                = (*Mutex)(nil)
 )
 
-// NewMutex returns an empty store indexed by indexers (which it copies).
-func NewMutex(indexers cache.Indexers, opts ...Option) *Mutex {
-	indexers = maps.Clone(indexers)
-	return &Mutex{t: newTable(indexers, maphash.MakeSeed(), 0), indexers: indexers, opts: newOptions(opts)}
+// NewMutex returns an empty Mutex store.
+func NewMutex(opts Options) (*Mutex, error) {
+	_, kept, err := opts.check("NewMutex", false)
+	if err != nil {
+		return nil, err
+	}
+	indexers := maps.Clone(opts.Indexers)
+	return &Mutex{t: newTable(indexers, maphash.MakeSeed(), 0), indexers: indexers, opts: kept}, nil
 }
 
 // Add is Update: client-go makes no difference between the two.

@@ -41,21 +41,27 @@ var Impls = registry.List[New, Guarantees]{
 		Guarantees: Guarantees{Order: registry.OrderFIFO},
 	},
 	{
-		Name:       "mutex",
-		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return NewMutex(opts) },
+		Name: "mutex",
+		Doc:  "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
+		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(NewMutex(Options{DeltaFIFOOptions: opts}))
+		},
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
-		Name:       "sharded",
-		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewSharded(opts, 0)) },
+		Name: "sharded",
+		Doc:  "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
+		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(NewSharded(Options{DeltaFIFOOptions: opts}))
+		},
 		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true, Batch: true},
 	},
 	{
-		Name:       "ring",
-		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewRing(opts, 0, 0)) },
+		Name: "ring",
+		Doc:  "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
+		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(NewRing(Options{DeltaFIFOOptions: opts}))
+		},
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{

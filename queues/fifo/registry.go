@@ -33,19 +33,19 @@ var Impls = registry.List[New, Guarantees]{
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return NewMutex(keyFunc) },
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewMutex(Options{KeyFunc: keyFunc})) },
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewSharded(keyFunc, 0)) },
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewSharded(Options{KeyFunc: keyFunc})) },
 		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewRing(keyFunc, 0, 0)) },
+		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewRing(Options{KeyFunc: keyFunc})) },
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 }

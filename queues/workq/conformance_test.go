@@ -35,7 +35,7 @@ func TestWorkQueue(t *testing.T) {
 // made by base.
 func layered[T comparable](t *testing.T, base workqtest.NewQueue[T], clk clock.WithTicker) workqueue.TypedDelayingInterface[T] {
 	t.Helper()
-	q, err := workq.NewDelaying(base(t), workq.WithClock(clk))
+	q, err := workq.NewDelaying(base(t), workq.LayerOptions{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func clientGoRateLimiting[T comparable](_ *testing.T, clk clock.WithTicker, l wo
 func rateLimiting[T comparable](name string) workqtest.NewRateLimitingQueue[T] {
 	base := newQueue[T](name)
 	return func(t *testing.T, clk clock.WithTicker, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-		q, err := workq.NewRateLimiting(base(t), l, workq.WithClock(clk))
+		q, err := workq.NewRateLimiting(base(t), l, workq.LayerOptions{Clock: clk})
 		if err != nil {
 			t.Fatal(err)
 		}

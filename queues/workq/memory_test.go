@@ -26,7 +26,7 @@ func cycle(q basicQueue, n int) {
 // Done forgets the item: a stream of distinct items leaves no record and
 // reuses one slot.
 func TestTableForgetsDoneItems(t *testing.T) {
-	q := registry.Must(NewMutex[string]())
+	q := registry.Must(NewMutex[string](Options{}))
 	cycle(q, 1000)
 	if n := len(q.t.index); n != 0 {
 		t.Fatalf("%d records indexed with nothing live", n)
@@ -38,7 +38,7 @@ func TestTableForgetsDoneItems(t *testing.T) {
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := registry.Must(NewMutex[string]())
+	q := registry.Must(NewMutex[string](Options{}))
 	burstLap(q, distinctKeys(4*shrinkAbove))
 	if q.t.slab != nil || q.t.index != nil || q.t.free != nil {
 		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), len(q.t.index), len(q.t.free))
@@ -49,7 +49,7 @@ func TestTableReleasesBurst(t *testing.T) {
 // The Ring forgets Done items and reuses their cleared entries; a burst is
 // released once its stripes empty.
 func TestRingForgetsDoneItems(t *testing.T) {
-	q := registry.Must(NewRing[string]())
+	q := registry.Must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	cycle(q, 1000)
 	for i := range q.stripes {

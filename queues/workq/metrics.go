@@ -1,7 +1,6 @@
 package workq
 
 import (
-	"errors"
 	"sync"
 	"time"
 
@@ -13,36 +12,13 @@ import (
 // as in client-go.
 const unfinishedWorkPeriod = 500 * time.Millisecond
 
-// WithMetrics makes a Mutex, Sharded or Ring queue report client-go's workqueue metrics
-// (depth, adds, queue latency, work duration, unfinished work, longest
-// running processor) through provider under name, so a controller moving to
-// this package keeps its dashboards. It starts one goroutine, which
-// refreshes the unfinished-work gauges every 500 ms and stops at shutdown.
-// clk may be nil for the real clock. The metrics are updated under the
-// queue's lock (Sharded: the item's shard lock, Ring: its stripe lock or
-// none) and the metrics' own, so they must be cheap and must not block or
-// panic, as client-go's Prometheus-backed ones are.
-func WithMetrics(provider workqueue.MetricsProvider, name string, clk clock.WithTicker) Option {
-	return func(o *options) error {
-		o.set = append(o.set, "WithMetrics")
-		if provider == nil || name == "" {
-			return errors.New("workq: WithMetrics: need a provider and a non-empty name")
-		}
-		if clk == nil {
-			clk = clock.RealClock{}
-		}
-		o.metrics = &metricsConfig{provider: provider, name: name, clock: clk}
-		return nil
-	}
-}
-
 type metricsConfig struct {
 	provider workqueue.MetricsProvider
 	name     string
 	clock    clock.WithTicker
 }
 
-// queueMetrics keeps client-go's metric semantics: an item counts as added
+// queueMetrics (Options.MetricsProvider) keeps client-go's metric semantics: an item counts as added
 // (adds, depth) when Add marks it dirty, its queue latency runs from the
 // first such Add to the Get that hands it out, and its work duration from
 // that Get to Done. It has its own lock, so the shards of a Sharded queue

@@ -100,13 +100,13 @@ func (r *recorder) snapshot() string {
 func TestMetricsMatchClientGo(t *testing.T) {
 	impls := map[string]func(workqueue.MetricsProvider, clock.WithTicker) (workqueue.TypedInterface[string], error){
 		"mutex": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
-			return workq.NewMutex[string](workq.WithMetrics(p, "q", c))
+			return workq.NewMutex[string](workq.Options{MetricsProvider: p, Name: "q", Clock: c})
 		},
 		"sharded": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
-			return workq.NewSharded[string](workq.WithShards(1), workq.WithMetrics(p, "q", c))
+			return workq.NewSharded[string](workq.Options{Shards: 1, MetricsProvider: p, Name: "q", Clock: c})
 		},
 		"ring": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
-			return workq.NewRing[string](workq.WithMetrics(p, "q", c))
+			return workq.NewRing[string](workq.Options{MetricsProvider: p, Name: "q", Clock: c})
 		},
 	}
 	for name, newQueue := range impls {
@@ -171,9 +171,9 @@ func compareMetrics(t *testing.T, seed uint64, newQueue func(workqueue.MetricsPr
 // The layers count retries as client-go's delaying queue does.
 func TestRetryMetrics(t *testing.T) {
 	rec := newRecorder()
-	base, _ := workq.NewMutex[string]()
+	base, _ := workq.NewMutex[string](workq.Options{})
 	q, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](),
-		workq.WithRetryMetrics(rec, "test"))
+		workq.LayerOptions{MetricsProvider: rec, Name: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +194,13 @@ func TestRetryMetrics(t *testing.T) {
 func TestMetricsUnderConcurrency(t *testing.T) {
 	impls := map[string]func(workqueue.MetricsProvider) (workqueue.TypedInterface[string], error){
 		"mutex": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
-			return workq.NewMutex[string](workq.WithMetrics(p, "q", nil))
+			return workq.NewMutex[string](workq.Options{MetricsProvider: p, Name: "q"})
 		},
 		"sharded": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
-			return workq.NewSharded[string](workq.WithMetrics(p, "q", nil))
+			return workq.NewSharded[string](workq.Options{MetricsProvider: p, Name: "q"})
 		},
 		"ring": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
-			return workq.NewRing[string](workq.WithMetrics(p, "q", nil))
+			return workq.NewRing[string](workq.Options{MetricsProvider: p, Name: "q"})
 		},
 	}
 	for name, newQueue := range impls {

@@ -11,8 +11,8 @@ var _ workqueue.TypedInterface[string] = (*Mutex[string])(nil)
 // Mutex is a work queue guarded by one mutex, like client-go's, but with one
 // state record per item instead of two sets (see table), a ready list linked
 // through those records instead of a re-sliced slice, and wakeups only when
-// a Get is actually parked. It starts no goroutine, unless WithMetrics asks
-// for client-go's queue metrics.
+// a Get is actually parked. It starts no goroutine, unless
+// Options.MetricsProvider asks for client-go's queue metrics.
 //
 // It hands items out in FIFO order of enqueue, as client-go does, and its
 // ShutDownWithDrain waits until nothing is queued or processing (client-go's
@@ -25,19 +25,19 @@ type Mutex[T comparable] struct {
 	parked   int // Get calls waiting on getters and not yet signalled
 	shutdown bool
 	draining bool
-	metrics  *queueMetrics[T] // nil unless WithMetrics
+	metrics  *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
-// NewMutex returns an empty Mutex queue. It accepts WithMetrics.
-func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
-	o, err := buildOptions("NewMutex", opts, "WithMetrics")
+// NewMutex returns an empty Mutex queue. It takes the metrics Options.
+func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
+	m, err := opts.check("NewMutex", false, false)
 	if err != nil {
 		return nil, err
 	}
 	q := &Mutex[T]{}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
-	q.metrics = newQueueMetrics[T](o.metrics)
+	q.metrics = newQueueMetrics[T](m)
 	return q, nil
 }
 

@@ -38,19 +38,19 @@ func Impls[T comparable]() registry.List[New[T], Guarantees] {
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, one state record per item in a free-listed slab, ready list linked through the records",
-			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewMutex[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewMutex[T](Options{})) },
 			Guarantees: Guarantees{Order: registry.OrderFIFO, DrainsQueued: true},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
-			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewSharded[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewSharded[T](Options{})) },
 			Guarantees: Guarantees{Order: registry.OrderPerShard, DrainsQueued: true},
 		},
 		{
 			Name:       "ring",
 			Doc:        "lock-free MPMC queue of rings for ready items, per-item state by CAS in a concurrent map",
-			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewRing[T]()) },
+			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewRing[T](Options{})) },
 			Guarantees: Guarantees{Order: registry.OrderFIFO, DrainsQueued: true},
 		},
 	}

@@ -107,17 +107,17 @@ type Ring[T comparable] struct {
 	picker  shard.Picker[T]
 
 	gate    gate
-	metrics *queueMetrics[T] // nil unless WithMetrics
+	metrics *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
-// NewRing returns an empty Ring queue. It accepts WithCapacity and
-// WithMetrics.
-func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
-	o, err := buildOptions("NewRing", opts, "WithCapacity", "WithMetrics")
+// NewRing returns an empty Ring queue. It takes Options.Capacity and the
+// metrics Options.
+func NewRing[T comparable](opts Options) (*Ring[T], error) {
+	m, err := opts.check("NewRing", false, true)
 	if err != nil {
 		return nil, err
 	}
-	capacity := o.capacity
+	capacity := opts.Capacity
 	if capacity == 0 {
 		capacity = defaultRingCapacity
 	}
@@ -128,7 +128,7 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	n := shard.DefaultCount()
 	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), picker: shard.NewPicker[T](n)}
 	q.gate.init()
-	q.metrics = newQueueMetrics[T](o.metrics)
+	q.metrics = newQueueMetrics[T](m)
 	return q, nil
 }
 

@@ -47,7 +47,7 @@ type Sharded[T comparable] struct {
 	mask      uint32
 	accepting atomic.Bool
 	gate      gate
-	metrics   *queueMetrics[T] // nil unless WithMetrics
+	metrics   *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
 // shardCore is the part of a shard that is touched together; shardQ pads it
@@ -69,22 +69,19 @@ type shardQ[T comparable] struct {
 // fails to compile if it is not (see internal/cacheline).
 var _ = [1]struct{}{}[unsafe.Sizeof(shardQ[string]{})%cacheline.Size]
 
-// NewSharded returns an empty Sharded queue. It accepts WithShards and
-// WithMetrics.
-func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
-	o, err := buildOptions("NewSharded", opts, "WithShards", "WithMetrics")
+// NewSharded returns an empty Sharded queue. It takes Options.Shards and
+// the metrics Options.
+func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
+	m, err := opts.check("NewSharded", true, false)
 	if err != nil {
 		return nil, err
 	}
-	n := o.shards
-	if n == 0 {
-		n = shard.DefaultCount()
-	}
+	n, _ := shard.Validate(opts.Shards) // checked above
 	q := &Sharded[T]{
 		shards:  make([]shardQ[T], n),
 		picker:  shard.NewPicker[T](n),
 		mask:    uint32(n - 1),
-		metrics: newQueueMetrics[T](o.metrics),
+		metrics: newQueueMetrics[T](m),
 	}
 	q.accepting.Store(true)
 	q.gate.init()

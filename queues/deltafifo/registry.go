@@ -41,27 +41,21 @@ var Impls = registry.List[New, Guarantees]{
 		Guarantees: Guarantees{Order: registry.OrderFIFO},
 	},
 	{
-		Name: "mutex",
-		Doc:  "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
-		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
-			return registry.Must(NewMutex(Options{DeltaFIFOOptions: opts}))
-		},
+		Name:       "mutex",
+		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
+		New:        entry(NewMutex),
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
-		Name: "sharded",
-		Doc:  "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
-			return registry.Must(NewSharded(Options{DeltaFIFOOptions: opts}))
-		},
+		Name:       "sharded",
+		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
+		New:        entry(NewSharded),
 		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true, Batch: true},
 	},
 	{
-		Name: "ring",
-		Doc:  "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New: func(opts cache.DeltaFIFOOptions) cache.Queue {
-			return registry.Must(NewRing(Options{DeltaFIFOOptions: opts}))
-		},
+		Name:       "ring",
+		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
+		New:        entry(NewRing),
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
@@ -70,6 +64,14 @@ var Impls = registry.List[New, Guarantees]{
 		New:        newRealFIFO,
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Peer: true},
 	},
+}
+
+// entry adapts one of this package's constructors to the registry's
+// New: the default layout settings, which are valid, so Must cannot fail.
+func entry[Q cache.Queue](newQ func(Options) (Q, error)) New {
+	return func(opts cache.DeltaFIFOOptions) cache.Queue {
+		return registry.Must(newQ(Options{DeltaFIFOOptions: opts}))
+	}
 }
 
 // newRealFIFO builds client-go's RealFIFO from the DeltaFIFO options it

@@ -166,10 +166,7 @@ func DeltaFIFOProperties(newDeltaFIFO NewDeltaFIFO, c Config) []suite.Property {
 
 	props = append(props, suite.Property{Name: "keyof-sees-through-deltas-and-tombstones", Run: func(t *testing.T) {
 		q := mk(t)
-		k, ok := q.(interface{ KeyOf(any) (string, error) })
-		if !ok {
-			t.Fatalf("%T has no KeyOf(any) (string, error)", q)
-		}
+		k := suite.As[interface{ KeyOf(any) (string, error) }](t, q)
 		for _, tc := range []struct {
 			in   any
 			want string
@@ -253,14 +250,11 @@ func DeltaFIFOProperties(newDeltaFIFO NewDeltaFIFO, c Config) []suite.Property {
 	props = append(props, suite.Property{Name: "ext-get-and-list", Skip: c.skipUnlessExt(), Run: func(t *testing.T) {
 		// client-go v0.37 keeps these for its own tests only
 		q := mk(t)
-		g, ok := q.(interface {
+		g := suite.As[interface {
 			cache.KeyListerGetter
 			Get(obj any) (any, bool, error)
 			List() []any
-		})
-		if !ok {
-			t.Fatalf("%T has no Get/GetByKey/List/ListKeys", q)
-		}
+		}](t, q)
 		must(t, q.Add(obj("a", "1")))
 		must(t, q.Update(obj("a", "2")))
 		must(t, q.Add(obj("b", "1")))

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // maxBatch is the batch bound PopBatch must respect (client-go's RealFIFO
@@ -60,7 +62,7 @@ func popBatchEqualsPops(t *testing.T, newQ NewDeltaFIFO) {
 		}
 	}
 
-	bq := batchQueue(t, fill())
+	bq := suite.As[cache.QueueWithBatch](t, fill())
 	batched := make(map[string]outcome)
 	left := maps.Clone(initial)
 	record := func(k string, o outcome) {
@@ -111,17 +113,6 @@ func popBatchEqualsPops(t *testing.T, newQ NewDeltaFIFO) {
 	}
 }
 
-// batchQueue is q as the cache.QueueWithBatch its guarantees declare it to
-// be.
-func batchQueue(t *testing.T, q cache.Queue) cache.QueueWithBatch {
-	t.Helper()
-	bq, ok := q.(cache.QueueWithBatch)
-	if !ok {
-		t.Fatalf("%T declares Batch but is not a cache.QueueWithBatch", q)
-	}
-	return bq
-}
-
 // popBatchSyncedAfterProcess pins for PopBatch what
 // "has-synced-only-after-the-last-initial-process-returns" pins for Pop: an
 // informer's WaitForCacheSync (HasSynced, or the HasSyncedChecker's Done
@@ -134,7 +125,7 @@ func batchQueue(t *testing.T, q cache.Queue) cache.QueueWithBatch {
 func popBatchSyncedAfterProcess(t *testing.T, newQ NewDeltaFIFO) {
 	for _, n := range []int{1, 3} { // 1: PopBatch hands it to processSingle
 		q := newQ(t, cache.DeltaFIFOOptions{EmitDeltaTypeReplaced: true})
-		bq := batchQueue(t, q)
+		bq := suite.As[cache.QueueWithBatch](t, q)
 		list := make([]any, n)
 		for i := range list {
 			list[i] = obj(fmt.Sprint("o", i), "1")

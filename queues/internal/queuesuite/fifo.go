@@ -293,11 +293,7 @@ func fifoKeys(t *testing.T, ps []popped) []string {
 // addIfNotPresent returns q's AddIfNotPresent, failing t if it has none.
 func addIfNotPresent(t *testing.T, q cache.Queue) func(any) error {
 	t.Helper()
-	a, ok := q.(interface{ AddIfNotPresent(any) error })
-	if !ok {
-		t.Fatalf("%T declares [ext] but has no AddIfNotPresent(any) error", q)
-	}
-	return a.AddIfNotPresent
+	return suite.As[interface{ AddIfNotPresent(any) error }](t, q).AddIfNotPresent
 }
 
 // requeue returns the [ext] queues.ErrRequeue wrapping inner.

@@ -331,12 +331,21 @@ func mustReturn(t *testing.T, ch <-chan struct{}, what string) {
 	}
 }
 
-func wqDrainWaitsForDone(t *testing.T, newQueue NewWorkQueue, c config) {
+// drainingWhileProcessing starts ShutDownWithDrain on a fresh queue while
+// item "a" is processing, checks that it waits, and returns the queue and
+// the channel closed when it returns.
+func drainingWhileProcessing(t *testing.T, newQueue NewWorkQueue) (workqueue.TypedInterface[string], <-chan struct{}) {
+	t.Helper()
 	q := fresh(t, newQueue)
 	q.Add("a")
 	mustGet(t, q, "a")
 	returned := startDrain(q)
 	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	return q, returned
+}
+
+func wqDrainWaitsForDone(t *testing.T, newQueue NewWorkQueue, c config) {
+	q, returned := drainingWhileProcessing(t, newQueue)
 	if !q.ShuttingDown() {
 		t.Fatal("ShuttingDown() = false during ShutDownWithDrain")
 	}
@@ -367,11 +376,7 @@ func wqDrainWaitsForQueued(t *testing.T, newQueue NewWorkQueue, c config) {
 }
 
 func wqShutDownEndsDrain(t *testing.T, newQueue NewWorkQueue, c config) {
-	q := fresh(t, newQueue)
-	q.Add("a")
-	mustGet(t, q, "a")
-	returned := startDrain(q)
-	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	q, returned := drainingWhileProcessing(t, newQueue)
 	q.ShutDown()
 	mustReturn(t, returned, "ShutDownWithDrain after ShutDown")
 	q.Done("a")

@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"strconv"
 	"testing"
 
@@ -28,11 +29,16 @@ func cycle(q basicQueue, n int) {
 func TestTableForgetsDoneItems(t *testing.T) {
 	q := registry.Must(NewMutex[string](Options{}))
 	cycle(q, 1000)
-	if n := len(q.t.index); n != 0 {
+	if n := q.t.index.len(); n != 0 {
 		t.Fatalf("%d records indexed with nothing live", n)
 	}
 	if len(q.t.slab) != 1 || len(q.t.free) != 1 || q.t.slab[0] != (record[string]{}) {
 		t.Fatalf("slab %v, free %v: want one cleared slot, reused", q.t.slab, q.t.free)
+	}
+	for i, c := range q.t.index.cells {
+		if c != (cell[string, int32]{}) {
+			t.Fatalf("index cell %d still holds %+v", i, c)
+		}
 	}
 }
 
@@ -40,8 +46,8 @@ func TestTableForgetsDoneItems(t *testing.T) {
 func TestTableReleasesBurst(t *testing.T) {
 	q := registry.Must(NewMutex[string](Options{}))
 	burstLap(q, distinctKeys(4*shrinkAbove))
-	if q.t.slab != nil || q.t.index != nil || q.t.free != nil {
-		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), len(q.t.index), len(q.t.free))
+	if q.t.slab != nil || q.t.index.cells != nil || q.t.free != nil {
+		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), q.t.index.len(), len(q.t.free))
 	}
 	cycle(q, 10) // still usable
 }
@@ -54,8 +60,8 @@ func TestRingForgetsDoneItems(t *testing.T) {
 	cycle(q, 1000)
 	for i := range q.stripes {
 		s := &q.stripes[i]
-		if len(s.entries) != 0 {
-			t.Fatalf("stripe %d: %d entries with nothing live", i, len(s.entries))
+		if s.entries.len() != 0 {
+			t.Fatalf("stripe %d: %d entries with nothing live", i, s.entries.len())
 		}
 		for _, e := range s.free {
 			if e.item != "" {
@@ -65,8 +71,8 @@ func TestRingForgetsDoneItems(t *testing.T) {
 	}
 	burstLap(q, distinctKeys(4*shrinkAbove*len(q.stripes)))
 	for i := range q.stripes {
-		if s := &q.stripes[i]; s.entries != nil || s.free != nil {
-			t.Fatalf("after the burst, stripe %d keeps %d entries, %d free", i, len(s.entries), len(s.free))
+		if s := &q.stripes[i]; s.entries.cells != nil || s.free != nil {
+			t.Fatalf("after the burst, stripe %d keeps %d entries, %d free", i, s.entries.len(), len(s.free))
 		}
 	}
 }
@@ -94,9 +100,9 @@ func distinctKeys(n int) []string {
 // Done finds its record through the last handed-out slot only if that slot
 // holds the item: a vacant slot's zero item may be a real item elsewhere.
 func TestTableDoneHintSkipsVacantSlot(t *testing.T) {
-	var tb table[string]
-	tb.add("")
-	tb.add("x")
+	tb := table[string]{seed: maphash.MakeSeed()}
+	tb.add("", hashOf(tb.seed, ""))
+	tb.add("x", hashOf(tb.seed, "x"))
 	tb.pop()     // "": slot 0
 	tb.pop()     // "x": slot 1, the last handed out
 	tb.done("x") // slot 1 is now vacant and holds ""
@@ -104,7 +110,7 @@ func TestTableDoneHintSkipsVacantSlot(t *testing.T) {
 		t.Fatalf("slot 1 in state %d, want vacant", tb.slab[1].state)
 	}
 	tb.done("")
-	if tb.slab[0].state != vacant || tb.live() != 0 || len(tb.index) != 0 {
+	if tb.slab[0].state != vacant || tb.live() != 0 || tb.index.len() != 0 {
 		t.Fatalf(`Done("") missed its record: state %d, %d live`, tb.slab[0].state, tb.live())
 	}
 }

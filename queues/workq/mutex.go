@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"sync"
 
 	"k8s.io/client-go/util/workqueue"
@@ -34,7 +35,7 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Mutex[T]{}
+	q := &Mutex[T]{t: table[T]{seed: maphash.MakeSeed()}}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
 	q.metrics = newQueueMetrics[T](m)
@@ -47,7 +48,7 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 func (q *Mutex[T]) Add(item T) {
 	q.mu.Lock()
 	if !q.shutdown {
-		enqueued, marked := q.t.add(item)
+		enqueued, marked := q.t.add(item, hashOf(q.t.seed, item))
 		if enqueued {
 			q.wakeOne()
 		}

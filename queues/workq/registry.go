@@ -49,7 +49,7 @@ func Impls[T comparable]() registry.List[New[T], Guarantees] {
 		},
 		{
 			Name:       "ring",
-			Doc:        "lock-free MPMC queue of rings for ready items, per-item state by CAS in a concurrent map",
+			Doc:        "lock-free MPMC queue of rings for ready items, per-item state in lock-striped tables, Get lock-free",
 			New:        func() workqueue.TypedInterface[T] { return registry.Must(NewRing[T](Options{})) },
 			Guarantees: Guarantees{Order: registry.OrderFIFO, DrainsQueued: true},
 		},

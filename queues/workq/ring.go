@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -53,14 +54,14 @@ type ringEntry[T comparable] struct {
 // processing without it.
 type ringStripe[T comparable] struct {
 	mu      sync.Mutex
-	entries map[T]*ringEntry[T]
+	entries index[T, *ringEntry[T]]
 	free    []*ringEntry[T] // released entries, item cleared, for reuse
 }
 
 type paddedRingStripe[T comparable] struct {
 	ringStripe[T]
-	// The stripe's size does not depend on T (a mutex, a map and a slice),
-	// so any instantiation gives the constant padding.
+	// The stripe's size does not depend on T (a mutex, an int and
+	// slices), so any instantiation gives the constant padding.
 	_ [(cacheline.Size - unsafe.Sizeof(ringStripe[struct{}]{})%cacheline.Size) % cacheline.Size]byte
 }
 
@@ -104,7 +105,8 @@ type Ring[T comparable] struct {
 	ready *mpmc.Queue[*ringEntry[T]]
 
 	stripes []paddedRingStripe[T]
-	picker  shard.Picker[T]
+	mask    uint64       // len(stripes)-1
+	seed    maphash.Seed // hashes items for their stripe and its index
 
 	gate    gate
 	metrics *queueMetrics[T] // nil without Options.MetricsProvider
@@ -126,7 +128,7 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 		return nil, err
 	}
 	n := shard.DefaultCount()
-	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), picker: shard.NewPicker[T](n)}
+	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed()}
 	q.gate.init()
 	q.metrics = newQueueMetrics[T](m)
 	return q, nil
@@ -144,21 +146,21 @@ func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
 	}
-	s := &q.stripes[q.picker.Of(item)]
+	h, s := q.locate(item)
 	s.mu.Lock()
-	e, ok := s.entries[item]
-	switch {
-	case !ok:
+	c, ok := s.entries.slot(h, item)
+	if !ok {
 		if !q.reserve() {
 			s.mu.Unlock()
 			return // shut down meanwhile
 		}
-		e = s.insert(item)
+		e := s.insert(c, h, item)
 		q.metrics.marked(item)
 		s.mu.Unlock()
 		q.enqueue(e)
 		return
-	case e.state.Load() == uint32(processing):
+	}
+	if e := s.entries.at(c); e.state.Load() == uint32(processing) {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)
@@ -167,8 +169,16 @@ func (q *Ring[T]) Add(item T) {
 	s.mu.Unlock()
 }
 
-// insert gives item an entry, queued. Called with s.mu held.
-func (s *ringStripe[T]) insert(item T) *ringEntry[T] {
+// locate returns item's hash and its stripe: the stripe from the hash's top
+// bits, the stripe's index probing from its low ones.
+func (q *Ring[T]) locate(item T) (uint64, *paddedRingStripe[T]) {
+	h := hashOf(q.seed, item)
+	return h, &q.stripes[(h>>48)&q.mask]
+}
+
+// insert gives item (hash h) an entry, queued, in cell c that
+// entries.slot returned. Called with s.mu held.
+func (s *ringStripe[T]) insert(c int, h uint64, item T) *ringEntry[T] {
 	var e *ringEntry[T]
 	if n := len(s.free); n > 0 {
 		e = s.free[n-1]
@@ -178,23 +188,20 @@ func (s *ringStripe[T]) insert(item T) *ringEntry[T] {
 	}
 	e.item = item
 	e.state.Store(uint32(queued))
-	if s.entries == nil {
-		s.entries = make(map[T]*ringEntry[T])
-	}
-	s.entries[item] = e
+	s.entries.insertAt(c, h, item, e)
 	return e
 }
 
-// release forgets e's item and keeps e for reuse, or drops the stripe's
+// release forgets e's item (hash h) and keeps e for reuse, or drops the stripe's
 // storage once nothing is live in it and its free list grew beyond
 // shrinkAbove. Called with s.mu held.
-func (s *ringStripe[T]) release(e *ringEntry[T]) {
-	delete(s.entries, e.item)
+func (s *ringStripe[T]) release(h uint64, e *ringEntry[T]) {
+	s.entries.remove(h, e)
 	var zero T
 	e.item = zero // dropped for the GC
 	s.free = append(s.free, e)
-	if len(s.entries) == 0 && len(s.free) > shrinkAbove {
-		s.entries, s.free = nil, nil
+	if s.entries.len() == 0 && len(s.free) > shrinkAbove {
+		s.entries, s.free = index[T, *ringEntry[T]]{}, nil
 	}
 }
 
@@ -263,17 +270,17 @@ func (q *Ring[T]) available() bool {
 // Done marks the processing of item finished (see Mutex.Done): it re-queues
 // an item added meanwhile and releases any other.
 func (q *Ring[T]) Done(item T) {
-	s := &q.stripes[q.picker.Of(item)]
+	h, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
-	e, ok := s.entries[item]
+	e, ok := s.entries.lookup(h, item)
 	if !ok {
 		s.mu.Unlock()
 		return
 	}
 	switch e.state.Load() {
 	case uint32(processing):
-		s.release(e)
+		s.release(h, e)
 		s.mu.Unlock()
 		if q.counts.Add(doneDelta)&countMask == 0 {
 			q.gate.notifyIdle()

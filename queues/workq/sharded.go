@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -43,7 +44,7 @@ var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
 // late item.
 type Sharded[T comparable] struct {
 	shards    []shardQ[T]
-	picker    shard.Picker[T]
+	seed      maphash.Seed // hashes items for their shard and its table
 	mask      uint32
 	accepting atomic.Bool
 	gate      gate
@@ -79,9 +80,12 @@ func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
 	n, _ := shard.Validate(opts.Shards) // checked above
 	q := &Sharded[T]{
 		shards:  make([]shardQ[T], n),
-		picker:  shard.NewPicker[T](n),
+		seed:    maphash.MakeSeed(),
 		mask:    uint32(n - 1),
 		metrics: newQueueMetrics[T](m),
+	}
+	for i := range q.shards {
+		q.shards[i].t.seed = q.seed
 	}
 	q.accepting.Store(true)
 	q.gate.init()
@@ -90,12 +94,12 @@ func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
 
 // Add marks item as needing processing (see Mutex.Add).
 func (q *Sharded[T]) Add(item T) {
-	s := &q.shards[q.picker.Of(item)]
+	h, s := q.locate(item)
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
 	var enqueued, marked bool
 	if q.accepting.Load() {
-		enqueued, marked = s.t.add(item)
+		enqueued, marked = s.t.add(item, h)
 	}
 	if marked {
 		q.metrics.marked(item)
@@ -107,6 +111,14 @@ func (q *Sharded[T]) Add(item T) {
 	if enqueued {
 		q.gate.wake()
 	}
+}
+
+// locate returns item's hash and its shard: the shard from the hash's top
+// bits, the shard's table probing from its low ones, so one hash serves
+// both.
+func (q *Sharded[T]) locate(item T) (uint64, *shardQ[T]) {
+	h := hashOf(q.seed, item)
+	return h, &q.shards[(h>>48)&uint64(q.mask)]
 }
 
 // Len returns the number of queued items summed over the shards (locking
@@ -176,7 +188,7 @@ func (q *Sharded[T]) anyQueued() bool {
 
 // Done marks the processing of item finished (see Mutex.Done).
 func (q *Sharded[T]) Done(item T) {
-	s := &q.shards[q.picker.Of(item)]
+	_, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
 	requeued := s.t.done(item)

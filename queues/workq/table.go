@@ -1,5 +1,7 @@
 package workq
 
+import "hash/maphash"
+
 // state is where an item stands in a work queue. An item that is neither
 // queued nor processing has no record at all: Done releases it.
 type state uint8
@@ -20,6 +22,7 @@ const (
 // finds an item's state without hashing it.
 type record[T comparable] struct {
 	item  T
+	hash  uint64 // the item's hash in the table's index
 	state state
 	// next links queued records, oldest first, as slab index+1 (0: last).
 	next int32
@@ -32,9 +35,11 @@ type record[T comparable] struct {
 const shrinkAbove = 4096
 
 // table is the single-threaded core the Mutex queue and each shard of the
-// Sharded queue wrap with their own lock. ONE map from item to a slab index
-// replaces client-go's two sets (dirty, processing): Get pops an index and
-// needs no map access at all, and Add and Done each look the item up once.
+// Sharded queue wrap with their own lock. ONE index from item to a slab
+// slot replaces client-go's two sets (dirty, processing): Get pops a slot
+// and needs no lookup at all, Add hashes the item once (to find it or
+// insert it), and Done finds the record it releases without hashing (see
+// index).
 //
 // The ready FIFO is a list threaded through the queued records themselves
 // (a record is queued at most once): pushing and popping write the record
@@ -50,9 +55,11 @@ const shrinkAbove = 4096
 // drops its storage, so a relist-sized burst is returned to the GC once it
 // has been processed.
 //
-// The zero value is ready to use. A table is not safe for concurrent use.
+// A table is ready to use once its seed is set; it is not safe for
+// concurrent use.
 type table[T comparable] struct {
-	index      map[T]int32
+	seed       maphash.Seed // set by the owner before use; hashes for the index
+	index      index[T, int32]
 	slab       []record[T]
 	free       []int32 // slab indices available for reuse
 	head, tail int32   // ready list ends, as slab index+1 (0: empty)
@@ -61,34 +68,27 @@ type table[T comparable] struct {
 	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
 }
 
-// add marks item as needing processing. enqueued reports whether it was put
-// on the ready list; marked whether it was newly marked dirty (enqueued, or
-// being processed and now to be re-queued by done) rather than already so.
-func (t *table[T]) add(item T) (enqueued, marked bool) {
-	i, ok := t.index[item]
-	if !ok {
-		t.insert(item)
+// add marks item, whose hash under t.seed is h, as needing processing.
+// enqueued reports whether it was put on the ready list; marked whether it
+// was newly marked dirty (enqueued, or being processed and now to be
+// re-queued by done) rather than already so.
+func (t *table[T]) add(item T, h uint64) (enqueued, marked bool) {
+	c, found := t.index.slot(h, item)
+	if !found {
+		i := t.alloc(item, h)
+		t.index.insertAt(c, h, item, i)
+		t.push(i)
 		return true, true
 	}
-	if r := &t.slab[i]; r.state == processing {
+	if r := &t.slab[t.index.at(c)]; r.state == processing {
 		r.state = processingDirty
 		return false, true
 	}
 	return false, false
 }
 
-// insert gives item a new record, queued.
-func (t *table[T]) insert(item T) {
-	if t.index == nil {
-		t.index = make(map[T]int32)
-	}
-	i := t.alloc(item)
-	t.index[item] = i
-	t.push(i)
-}
-
-func (t *table[T]) alloc(item T) int32 {
-	r := record[T]{item: item, state: queued}
+func (t *table[T]) alloc(item T, h uint64) int32 {
+	r := record[T]{item: item, hash: h, state: queued}
 	if n := len(t.free); n > 0 {
 		i := t.free[n-1]
 		t.free = t.free[:n-1]
@@ -140,8 +140,11 @@ func (t *table[T]) done(item T) (requeued bool) {
 	// the zero item, which may be a real item elsewhere.
 	i := t.lastOut - 1
 	if i < 0 || t.slab[i].item != item || t.slab[i].state == vacant {
+		if t.index.len() == 0 {
+			return false
+		}
 		var ok bool
-		if i, ok = t.index[item]; !ok {
+		if i, ok = t.index.lookup(hashOf(t.seed, item), item); !ok {
 			return false
 		}
 	}
@@ -161,11 +164,11 @@ func (t *table[T]) done(item T) (requeued bool) {
 // release forgets the item of record i, and drops the table's storage once
 // nothing is live in a slab grown beyond shrinkAbove.
 func (t *table[T]) release(i int32) {
-	delete(t.index, t.slab[i].item)
+	t.index.remove(t.slab[i].hash, i)
 	t.slab[i] = record[T]{} // vacant, and the item dropped for the GC
 	t.free = append(t.free, i)
 	if t.live() == 0 && len(t.slab) > shrinkAbove {
-		*t = table[T]{}
+		*t = table[T]{seed: t.seed}
 	}
 }
 

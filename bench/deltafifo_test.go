@@ -12,7 +12,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/queuetest"
+	"github.com/queuelab/queuelab/queues/deltafifo/deltafifotest"
 )
 
 // BenchmarkDeltaFIFO measures the DeltaFIFO family, client-go's DeltaFIFO
@@ -180,7 +180,7 @@ func startDeltaPipeline(newQ deltafifo.New) *queuePipeline {
 	p := newQueuePipeline(newQ(cache.DeltaFIFOOptions{KnownObjects: known}))
 	apply := func(item any, _ bool) error {
 		ds := item.(cache.Deltas)
-		err := queuetest.ApplyDeltas(known, ds)
+		err := deltafifotest.ApplyDeltas(known, ds)
 		p.count(len(ds))
 		return err
 	}

@@ -58,8 +58,11 @@ func newInOrder(b *testing.B, e inorder.Entry, known cache.KeyListerGetter) inor
 
 // informerStore is the store every row's consumer writes to.
 func informerStore() *stores.Indexer {
-	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc,
-		stores.NewMutex(cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}))
+	st, err := stores.NewMutex(stores.Options{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
+	if err != nil {
+		panic(err) // fixed, valid options
+	}
+	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, st)
 }
 
 func benchInOrderAddPop(b *testing.B) {

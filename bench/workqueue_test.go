@@ -197,7 +197,7 @@ func rateLimitedQueues() []rateLimitedQueue {
 		qs = append(qs, rateLimitedQueue{
 			layer: "queuelab", base: e.Name,
 			new: func(l workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {
-				q, err := workq.NewRateLimiting(e.New(), l)
+				q, err := workq.NewRateLimiting(e.New(), l, workq.LayerOptions{})
 				if err != nil {
 					panic(err) // no options: cannot fail
 				}

@@ -21,11 +21,11 @@ func TestUpdateAllocations(t *testing.T) {
 	for i, o := range objs[0] {
 		keys[i] = testobj.Key(o)
 	}
-	impls := ours(t, testobj.Indexers())
+	impls := ours(t, stores.Options{Indexers: testobj.Indexers()})
 	// More shards than the compiler's stack buffer for a small make (32
 	// bytes) covers, as GOMAXPROCS above 8 gives by default.
 	var err error
-	if impls["sharded-128"], err = stores.NewSharded(testobj.Indexers(), 128); err != nil {
+	if impls["sharded-128"], err = stores.NewSharded(stores.Options{Indexers: testobj.Indexers(), Shards: 128}); err != nil {
 		t.Fatal(err)
 	}
 	for name, s := range impls {

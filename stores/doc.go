@@ -23,7 +23,7 @@
 //
 // Beyond client-go: an IndexFunc error never panics. The store's Add, Update,
 // Replace and Transaction hand an *IndexError to the error handler
-// (WithErrorHandler; utilruntime.HandleError by default) and the ...Checked
+// (Options.ErrorHandler; utilruntime.HandleError by default) and the ...Checked
 // methods of Store return it; either way the write changes nothing. Returned
 // objects are shared, not copied: treat them as read-only. The order of
 // List, ListKeys, ByIndex, IndexKeys and Index results is unspecified

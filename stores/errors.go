@@ -34,7 +34,7 @@ func errUnknownIndex(name string) error {
 }
 
 // ErrLateIndexers is returned by AddIndexers on a non-empty store created
-// with WithEmptyOnlyIndexers.
+// with Options.EmptyOnlyIndexers.
 var ErrLateIndexers = errors.New("cannot add indexers to a store that already has items")
 
 // conflictError names the indexers that AddIndexers was asked to register a

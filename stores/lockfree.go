@@ -102,11 +102,15 @@ var (
 	_ Store                                = (*LockFree)(nil)
 )
 
-// NewLockFree returns an empty store indexed by indexers (which it copies).
-func NewLockFree(indexers cache.Indexers, opts ...Option) *LockFree {
-	s := &LockFree{opts: newOptions(opts)}
-	s.state.Store(newLFState(maps.Clone(indexers), 0))
-	return s
+// NewLockFree returns an empty LockFree store.
+func NewLockFree(opts Options) (*LockFree, error) {
+	_, kept, err := opts.check("NewLockFree", false)
+	if err != nil {
+		return nil, err
+	}
+	s := &LockFree{opts: kept}
+	s.state.Store(newLFState(maps.Clone(opts.Indexers), 0))
+	return s, nil
 }
 
 func newLFState(indexers cache.Indexers, size int) *lfState {

@@ -30,10 +30,14 @@ var (
 	_ Store                                = (*Mutex)(nil)
 )
 
-// NewMutex returns an empty store indexed by indexers (which it copies).
-func NewMutex(indexers cache.Indexers, opts ...Option) *Mutex {
-	indexers = maps.Clone(indexers)
-	return &Mutex{t: newTable(indexers, maphash.MakeSeed(), 0), indexers: indexers, opts: newOptions(opts)}
+// NewMutex returns an empty Mutex store.
+func NewMutex(opts Options) (*Mutex, error) {
+	_, kept, err := opts.check("NewMutex", false)
+	if err != nil {
+		return nil, err
+	}
+	indexers := maps.Clone(opts.Indexers)
+	return &Mutex{t: newTable(indexers, maphash.MakeSeed(), 0), indexers: indexers, opts: kept}, nil
 }
 
 // Add is Update: client-go makes no difference between the two.
@@ -142,18 +146,17 @@ func (m *Mutex) Index(indexName string, obj any) ([]any, error) {
 
 // IndexKeys returns the keys whose indexName values include indexedValue.
 func (m *Mutex) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	c := m.t.col(indexName)
-	if c == nil {
-		return nil, errUnknownIndex(indexName)
-	}
-	slots := c.slotsOf(indexedValue)
-	return m.t.appendSlotKeys(make([]string, 0, len(slots)), slots), nil
+	return byIndex(m, indexName, indexedValue, (*table).appendSlotKeys)
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.
 func (m *Mutex) ByIndex(indexName, indexedValue string) ([]any, error) {
+	return byIndex(m, indexName, indexedValue, (*table).appendSlots)
+}
+
+// byIndex appends what appendTo gives for the slots whose indexName values
+// include indexedValue to a slice sized for them, under the read lock.
+func byIndex[R any](m *Mutex, indexName, indexedValue string, appendTo func(*table, []R, []int32) []R) ([]R, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	c := m.t.col(indexName)
@@ -161,7 +164,7 @@ func (m *Mutex) ByIndex(indexName, indexedValue string) ([]any, error) {
 		return nil, errUnknownIndex(indexName)
 	}
 	slots := c.slotsOf(indexedValue)
-	return m.t.appendSlots(make([]any, 0, len(slots)), slots), nil
+	return appendTo(m.t, make([]R, 0, len(slots)), slots), nil
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one

@@ -1,43 +1,61 @@
 package stores
 
 import (
+	"fmt"
+
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/shard"
 )
 
-// Option configures a store at construction.
-type Option func(*options)
+// Options configures NewMutex, NewSharded and NewLockFree. The zero value
+// is valid for each: no indexers, the default shard count, errors logged.
+type Options struct {
+	// Indexers are the store's initial index functions (copied); more can
+	// be added with AddIndexers.
+	Indexers cache.Indexers
+	// Shards is the shard count of a Sharded store: 0 selects four per
+	// GOMAXPROCS, others are rounded up to a power of two (at most 65536).
+	// Only NewSharded takes it.
+	Shards int
+	// ErrorHandler receives the errors of the cache.ThreadSafeStore write
+	// methods, which have no error result (Add, Update, Replace,
+	// Transaction): an *IndexError when an IndexFunc fails. nil selects
+	// utilruntime.HandleError, which logs them. The ...Checked methods
+	// return their errors instead and never call the handler.
+	ErrorHandler func(error)
+	// EmptyOnlyIndexers restores the rule of older client-go releases:
+	// AddIndexers on a store that already holds items fails with
+	// ErrLateIndexers instead of indexing the existing items.
+	EmptyOnlyIndexers bool
+}
 
+// options is what a store keeps of its Options.
 type options struct {
 	onError           func(error)
 	emptyOnlyIndexers bool
 }
 
-func newOptions(opts []Option) options {
-	o := options{onError: utilruntime.HandleError}
-	for _, opt := range opts {
-		opt(&o)
+// check returns the shard count (for a constructor that shards) and the
+// options to keep, or an error naming a field out of range or one the
+// constructor does not take.
+func (o Options) check(constructor string, sharded bool) (int, options, error) {
+	kept := options{onError: o.ErrorHandler, emptyOnlyIndexers: o.EmptyOnlyIndexers}
+	if kept.onError == nil {
+		kept.onError = utilruntime.HandleError
 	}
-	return o
-}
-
-// WithErrorHandler sets the function that receives the errors of the
-// cache.ThreadSafeStore write methods, which have no error result (Add,
-// Update, Replace, Transaction): an *IndexError when an IndexFunc fails.
-// The default, utilruntime.HandleError, logs them. The ...Checked methods
-// return their errors instead and never call the handler.
-func WithErrorHandler(h func(error)) Option {
-	return func(o *options) {
-		if h != nil {
-			o.onError = h
+	if !sharded {
+		if o.Shards != 0 {
+			return 0, options{}, fmt.Errorf("stores: %s: Shards is %d, but only a Sharded store has shards", constructor, o.Shards)
 		}
+		return 1, kept, nil
 	}
-}
-
-// WithEmptyOnlyIndexers restores the rule of older client-go releases:
-// AddIndexers on a store that already holds items fails with
-// ErrLateIndexers instead of indexing the existing items.
-func WithEmptyOnlyIndexers() Option {
-	return func(o *options) { o.emptyOnlyIndexers = true }
+	n, err := shard.Validate(o.Shards)
+	if err != nil {
+		return 0, options{}, fmt.Errorf("stores: %s: Shards: %w", constructor, err)
+	}
+	return n, kept, nil
 }
 
 // report hands a write's error (an IndexFunc failure, a failed

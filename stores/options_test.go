@@ -7,19 +7,19 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
-// ours builds each of this package's stores with options.
-func ours(t *testing.T, ix cache.Indexers, opts ...stores.Option) map[string]stores.Store {
-	sharded, err := stores.NewSharded(ix, 4, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+// ours builds each of this package's stores with opts (and four shards
+// for the sharded one).
+func ours(t *testing.T, opts stores.Options) map[string]stores.Store {
+	sharded := opts
+	sharded.Shards = 4
 	return map[string]stores.Store{
-		"mutex":    stores.NewMutex(ix, opts...),
-		"sharded":  sharded,
-		"lockfree": stores.NewLockFree(ix, opts...),
+		"mutex":    registry.Must(stores.NewMutex(opts)),
+		"sharded":  registry.Must(stores.NewSharded(sharded)),
+		"lockfree": registry.Must(stores.NewLockFree(opts)),
 	}
 }
 
@@ -27,7 +27,7 @@ func TestErrorHandlerReceivesIndexErrors(t *testing.T) {
 	errBoom := errors.New("boom")
 	failing := cache.Indexers{"fails": func(any) ([]string, error) { return nil, errBoom }}
 	var got []error
-	for name, s := range ours(t, failing, stores.WithErrorHandler(func(err error) { got = append(got, err) })) {
+	for name, s := range ours(t, stores.Options{Indexers: failing, ErrorHandler: func(err error) { got = append(got, err) }}) {
 		got = nil
 		s.Add("ns/a", testobj.Meta("ns", "a", "1"))
 		s.Replace(map[string]any{"ns/b": testobj.Meta("ns", "b", "1")}, "2")
@@ -43,7 +43,7 @@ func TestErrorHandlerReceivesIndexErrors(t *testing.T) {
 
 func TestEmptyOnlyIndexers(t *testing.T) {
 	extra := cache.Indexers{"app": testobj.LabelIndex}
-	for name, s := range ours(t, cache.Indexers{}, stores.WithEmptyOnlyIndexers()) {
+	for name, s := range ours(t, stores.Options{EmptyOnlyIndexers: true}) {
 		if err := s.AddIndexers(extra); err != nil {
 			t.Errorf("%s: AddIndexers on an empty store: %v", name, err)
 		}
@@ -54,10 +54,16 @@ func TestEmptyOnlyIndexers(t *testing.T) {
 	}
 }
 
-func TestNewShardedRejectsBadCounts(t *testing.T) {
+func TestConstructorsRejectBadShards(t *testing.T) {
 	for _, n := range []int{-1, 1 << 20} {
-		if _, err := stores.NewSharded(cache.Indexers{}, n); err == nil {
-			t.Errorf("NewSharded(%d) succeeded", n)
+		if _, err := stores.NewSharded(stores.Options{Shards: n}); err == nil {
+			t.Errorf("NewSharded with %d shards succeeded", n)
 		}
+	}
+	if _, err := stores.NewMutex(stores.Options{Shards: 2}); err == nil {
+		t.Error("NewMutex with shards succeeded")
+	}
+	if _, err := stores.NewLockFree(stores.Options{Shards: 2}); err == nil {
+		t.Error("NewLockFree with shards succeeded")
 	}
 }

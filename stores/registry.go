@@ -69,7 +69,7 @@ var Impls = registry.List[New, Guarantees]{
 		Name: "mutex",
 		Doc:  "one RWMutex; dense slots, interned index values, int32 member lists with swap-remove",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
-			return NewMutex(indexers)
+			return registry.Must(NewMutex(Options{Indexers: indexers}))
 		},
 		Guarantees: Guarantees{Ext: true, AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true},
 	},
@@ -77,11 +77,7 @@ var Impls = registry.List[New, Guarantees]{
 		Name: "sharded",
 		Doc:  "shard.DefaultCount() shards by key hash, each a mutex table with its own index fragment; scans merge shard by shard",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
-			s, err := NewSharded(indexers, 0)
-			if err != nil {
-				panic(err) // 0 always selects a valid default
-			}
-			return s
+			return registry.Must(NewSharded(Options{Indexers: indexers}))
 		},
 		Guarantees: Guarantees{Ext: true, NonBlockingScans: true, OrderedUpdates: true},
 	},
@@ -89,7 +85,7 @@ var Impls = registry.List[New, Guarantees]{
 		Name: "lockfree",
 		Doc:  "lock-free readers: atomic-slot hash map of versions, index postings of atomic slots; writers serialize on one mutex",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
-			return NewLockFree(indexers)
+			return registry.Must(NewLockFree(Options{Indexers: indexers}))
 		},
 		Guarantees: Guarantees{Ext: true, LockFreeReads: true, NonBlockingScans: true},
 	},

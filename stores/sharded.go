@@ -11,7 +11,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/cacheline"
-	"github.com/queuelab/queuelab/internal/shard"
 )
 
 // Sharded spreads keys over a power-of-two number of shards (counted as
@@ -105,16 +104,14 @@ var (
 	_ Store                                = (*Sharded)(nil)
 )
 
-// NewSharded returns an empty store with the given number of shards (0
-// selects shard.DefaultCount(); others are rounded up to a power of two, at
-// most shard.MaxCount).
-func NewSharded(indexers cache.Indexers, shards int, opts ...Option) (*Sharded, error) {
-	n, err := shard.Validate(shards)
+// NewSharded returns an empty Sharded store.
+func NewSharded(opts Options) (*Sharded, error) {
+	n, kept, err := opts.check("NewSharded", true)
 	if err != nil {
 		return nil, err
 	}
-	s := &Sharded{opts: newOptions(opts)}
-	indexers = maps.Clone(indexers)
+	s := &Sharded{opts: kept}
+	indexers := maps.Clone(opts.Indexers)
 	set := newShardSet(maphash.MakeSeed(), n, indexers)
 	for i := range set.shards {
 		set.shards[i].t = newTable(indexers, set.seed, 0)

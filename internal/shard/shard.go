@@ -2,11 +2,11 @@
 // runtime's map hasher (hash/maphash), which is randomly seeded per process
 // and allocation-free for strings.
 //
-// The queues pick shards with it: queues/internal/keyq (under the lab's own
-// FIFOs and DeltaFIFOs) with Strings, workq.Sharded with Picker.
-// stores.Sharded only validates its shard count here: it takes a key's shard
-// from the same maphash value its shard's table finds the key by, so a key
-// is hashed once rather than once for the shard and again for the table.
+// queues/internal/keyq (under the lab's own FIFOs and DeltaFIFOs) picks
+// shards with Strings. stores.Sharded and workq's Sharded and Ring only
+// validate their shard counts here: they take a key's shard from the same
+// maphash value their shard's table finds the key by, so a key is hashed
+// once rather than once for the shard and again for the table.
 package shard
 
 import (
@@ -49,32 +49,11 @@ func Validate(n int) (int, error) {
 	}
 }
 
-// Picker maps keys of type K to one of a fixed power-of-two number of shards.
-type Picker[K comparable] struct {
-	seed maphash.Seed
-	mask uint64
-}
-
-// NewPicker returns a Picker over n shards; n must be a power of two (use
-// Validate first).
-func NewPicker[K comparable](n int) Picker[K] {
-	if n < 1 || n&(n-1) != 0 {
-		panic(fmt.Sprintf("shard: NewPicker needs a power of two, got %d", n)) // programming error, not input
-	}
-	return Picker[K]{seed: maphash.MakeSeed(), mask: uint64(n - 1)}
-}
-
-// Of returns the shard index of k, in [0, n).
-func (p Picker[K]) Of(k K) int {
-	return int(maphash.Comparable(p.seed, k) & p.mask)
-}
-
 // Strings maps string keys to one of a fixed power-of-two number of shards,
 // and gives a key spelled as a byte slice the same shard as its string form.
 // A caller that builds a key in a scratch buffer can route it without first
-// converting it to a string (which would allocate); Picker[string] cannot
-// promise that, because maphash.Comparable and maphash.Bytes hash
-// differently.
+// converting it to a string (which would allocate); maphash.Comparable could
+// not promise that, because it and maphash.Bytes hash differently.
 type Strings struct {
 	seed maphash.Seed
 	mask uint64

@@ -3,7 +3,6 @@ package shard_test
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,31 +31,6 @@ func TestValidate(t *testing.T) {
 
 	_, err = shard.Validate(-1)
 	assert.EqualError(t, err, "shard count -1 out of range [1, 65536] (0 selects the default)")
-}
-
-func TestPickerIsStableAndSpreads(t *testing.T) {
-	p := shard.NewPicker[string](16)
-	counts := make([]int, 16)
-	for i := range 16_000 {
-		k := fmt.Sprintf("ns-%d/pod-%d", i%100, i)
-		s := p.Of(k)
-		// An equal key in other memory: a picker must hash contents, not
-		// the string's address.
-		require.Equal(t, s, p.Of(strings.Clone(k)), "same key, same shard")
-		counts[s]++
-	}
-	for s, c := range counts {
-		// 1000 expected per shard; a uniform hash stays far inside ±30%.
-		assert.InDelta(t, 1000, c, 300, "shard %d got %d keys", s, c)
-	}
-}
-
-func BenchmarkOf(b *testing.B) {
-	p := shard.NewPicker[string](16)
-	b.ReportAllocs()
-	for b.Loop() {
-		p.Of("default/some-pod-name")
-	}
 }
 
 func TestStringsAgreesOnBytesAndSpreads(t *testing.T) {

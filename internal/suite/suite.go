@@ -56,3 +56,15 @@ func Run(t *testing.T, timeout time.Duration, props []Property) {
 		})
 	}
 }
+
+// As returns v as I, or fails t: for a capability a property needs and the
+// implementation declared (or client-go's own type has), so a missing
+// method reads as a broken promise rather than a panic.
+func As[I any](t *testing.T, v any) I {
+	t.Helper()
+	i, ok := v.(I)
+	if !ok {
+		t.Fatalf("%T does not implement %T", v, (*I)(nil))
+	}
+	return i
+}

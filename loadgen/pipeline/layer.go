@@ -23,7 +23,7 @@ func ClientGoLayer(base workqueue.TypedInterface[string], limiter workqueue.Type
 // QueuelabLayer stacks queues/workq's delaying and rate-limiting layer
 // over base.
 func QueuelabLayer(base workqueue.TypedInterface[string], limiter workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {
-	q, err := workq.NewRateLimiting(base, limiter)
+	q, err := workq.NewRateLimiting(base, limiter, workq.LayerOptions{})
 	if err != nil {
 		// Only a nil base or limiter fails, and both come from the
 		// registry and newLimiter: a programming error, not input.

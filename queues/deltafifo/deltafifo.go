@@ -7,13 +7,13 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
+	"github.com/queuelab/queuelab/queues"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
-// ErrRequeue may be returned by a Pop process function: the popped Deltas go
-// back into the queue unless the key got new deltas meanwhile, and Pop
-// returns Err. (client-go has since removed it; the seeds rely on it.)
-type ErrRequeue = keyq.ErrRequeue
+// ErrRequeue is queues.ErrRequeue, named here so a caller of this package
+// need not import another to requeue.
+type ErrRequeue = queues.ErrRequeue
 
 // DefaultMaxBatch is the most keys PopBatch hands to one processBatch call,
 // the batch size client-go's RealFIFO uses.
@@ -185,7 +185,7 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 		sl.Acc = nil
 		popped = ds
 		perr = process(popped, initial)
-		if rq, ok := keyq.AsRequeue(perr); ok {
+		if rq, ok := queues.AsRequeue(perr); ok {
 			perr = rq.Err
 			f.set.MarkPopulated()
 			sl.Acc = ds

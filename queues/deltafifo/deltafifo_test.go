@@ -13,31 +13,32 @@ import (
 )
 
 // The behaviour of every registered DeltaFIFO is pinned down by
-// queuetest.RunDeltaFIFO (see queues/queuetest/deltafifo_test.go); this
+// deltafifotest.RunDeltaFIFO (see conformance_test.go); this
 // file covers what is specific to the package.
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestConstructorsRejectBadSettings(t *testing.T) {
-	if _, err := deltafifo.NewSharded(cache.DeltaFIFOOptions{}, -1); err == nil {
-		t.Error("NewSharded with -1 shards succeeded")
+	for name, build := range map[string]func() (any, error){
+		"NewSharded with -1 shards":         func() (any, error) { return deltafifo.NewSharded(deltafifo.Options{Shards: -1}) },
+		"NewRing with too many shards":      func() (any, error) { return deltafifo.NewRing(deltafifo.Options{Shards: 1 << 20}) },
+		"NewRing with a negative ring size": func() (any, error) { return deltafifo.NewRing(deltafifo.Options{RingSize: -5}) },
+		"NewMutex with shards":              func() (any, error) { return deltafifo.NewMutex(deltafifo.Options{Shards: 2}) },
+	} {
+		if q, err := build(); err == nil {
+			t.Errorf("%s succeeded: %v", name, q)
+		}
 	}
-	if _, err := deltafifo.NewRing(cache.DeltaFIFOOptions{}, 1<<20, 0); err == nil {
-		t.Error("NewRing with too many shards succeeded")
-	}
-	if _, err := deltafifo.NewRing(cache.DeltaFIFOOptions{}, 0, -5); err == nil {
-		t.Error("NewRing with a negative ring size succeeded")
-	}
-	if q, err := deltafifo.NewSharded(cache.DeltaFIFOOptions{}, 3); err != nil || q == nil {
+	if q, err := deltafifo.NewSharded(deltafifo.Options{Shards: 3}); err != nil || q == nil {
 		t.Errorf("NewSharded with 3 shards (rounded up to 4): %v", err)
 	}
 }
 
 func TestNameComesFromOptions(t *testing.T) {
-	if n := deltafifo.NewMutex(cache.DeltaFIFOOptions{}).Name(); n != "DeltaFIFO" {
+	if n := registry.Must(deltafifo.NewMutex(deltafifo.Options{})).Name(); n != "DeltaFIFO" {
 		t.Errorf("default name %q, want DeltaFIFO (as client-go)", n)
 	}
-	if n := deltafifo.NewMutex(cache.DeltaFIFOOptions{Name: "pods"}).Name(); n != "pods" {
+	if n := registry.Must(deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: cache.DeltaFIFOOptions{Name: "pods"}})).Name(); n != "pods" {
 		t.Errorf("name %q, want pods", n)
 	}
 }
@@ -48,9 +49,9 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 	}
 	want := map[string]deltafifo.Guarantees{
 		"clientgo":          {Order: registry.OrderFIFO},
-		"mutex":             {Order: registry.OrderFIFO, Ext: true},
-		"sharded":           {Order: registry.OrderPerShard, Ext: true},
-		"ring":              {Order: registry.OrderFIFO, Ext: true},
+		"mutex":             {Order: registry.OrderFIFO, Ext: true, Batch: true},
+		"sharded":           {Order: registry.OrderPerShard, Ext: true, Batch: true},
+		"ring":              {Order: registry.OrderFIFO, Ext: true, Batch: true},
 		"clientgo-realfifo": {Order: registry.OrderFIFO, Peer: true},
 	}
 	registrytest.CheckGuarantees(t, deltafifo.Impls, want)

@@ -37,6 +37,6 @@
 //     slots/2) pops; see keyq) are let go, and a deleted object's slot
 //     goes at once.
 //
-// The behaviour is pinned down by queuetest.RunDeltaFIFO, which also runs
+// The behaviour is pinned down by deltafifotest.RunDeltaFIFO, which also runs
 // against client-go's DeltaFIFO.
 package deltafifo

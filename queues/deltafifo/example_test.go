@@ -14,7 +14,9 @@ import (
 // Config wires it.
 func ExampleNewSharded() {
 	store := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
-	q, err := deltafifo.NewSharded(cache.DeltaFIFOOptions{KnownObjects: store, EmitDeltaTypeReplaced: true}, 0)
+	q, err := deltafifo.NewSharded(deltafifo.Options{
+		DeltaFIFOOptions: cache.DeltaFIFOOptions{KnownObjects: store, EmitDeltaTypeReplaced: true},
+	})
 	if err != nil {
 		panic(err)
 	}

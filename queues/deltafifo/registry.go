@@ -16,6 +16,10 @@ type Guarantees struct {
 	// (AddIfNotPresent, ErrRequeue, exported Get/List accessors, atomic
 	// failure of Replace and Resync). Suites skip [ext] cases otherwise.
 	Ext bool
+	// Batch: the queue is a cache.QueueWithBatch whose PopBatch hands out
+	// exactly what the equivalent Pops would (client-go's DeltaFIFO has no
+	// PopBatch). Suites skip the PopBatch properties otherwise.
+	Batch bool
 	// Peer marks an entry measured alongside the family in benchmarks but
 	// not held to the DeltaFIFO contract (client-go's RealFIFO does not
 	// compress deltas per key). Conformance suites skip peers.
@@ -24,6 +28,9 @@ type Guarantees struct {
 
 // New constructs a fresh, empty DeltaFIFO honouring opts.
 type New func(opts cache.DeltaFIFOOptions) cache.Queue
+
+// Entry is one registered implementation.
+type Entry = registry.Entry[New, Guarantees]
 
 // Impls is the DeltaFIFO family's registry, client-go's DeltaFIFO first.
 var Impls = registry.List[New, Guarantees]{
@@ -36,20 +43,20 @@ var Impls = registry.List[New, Guarantees]{
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return NewMutex(opts) },
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
+		New:        entry(NewMutex),
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewSharded(opts, 0)) },
-		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
+		New:        entry(NewSharded),
+		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true, Batch: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return registry.Must(NewRing(opts, 0, 0)) },
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
+		New:        entry(NewRing),
+		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
 		Name:       "clientgo-realfifo",
@@ -57,6 +64,14 @@ var Impls = registry.List[New, Guarantees]{
 		New:        newRealFIFO,
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Peer: true},
 	},
+}
+
+// entry adapts one of this package's constructors to the registry's
+// New: the default layout settings, which are valid, so Must cannot fail.
+func entry[Q cache.Queue](newQ func(Options) (Q, error)) New {
+	return func(opts cache.DeltaFIFOOptions) cache.Queue {
+		return registry.Must(newQ(Options{DeltaFIFOOptions: opts}))
+	}
 }
 
 // newRealFIFO builds client-go's RealFIFO from the DeltaFIFO options it

@@ -1,6 +1,8 @@
 package deltafifo
 
 import (
+	"fmt"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/internal/keyq"
@@ -54,34 +56,47 @@ var (
 	_ cache.KeyListerGetter   = (*Mutex)(nil)
 )
 
-// NewMutex returns an empty Mutex DeltaFIFO honouring opts as
-// cache.NewDeltaFIFOWithOptions does.
-func NewMutex(opts cache.DeltaFIFOOptions) *Mutex {
-	c, err := newCore(opts, keyq.Config{Shards: 1})
-	if err != nil {
-		panic(err) // unreachable: the configuration is constant and valid
-	}
-	return &Mutex{c}
+// Options configures a DeltaFIFO. The zero value is valid for every
+// variant: client-go's defaults for the embedded cache.DeltaFIFOOptions,
+// and for Sharded and Ring the default shard count and ring size.
+type Options struct {
+	// DeltaFIFOOptions are honoured as cache.NewDeltaFIFOWithOptions
+	// honours them.
+	cache.DeltaFIFOOptions
+	// Shards is the shard count of Sharded and Ring: 0 selects four per
+	// GOMAXPROCS, others are rounded up to a power of two (at most 65536).
+	// Mutex has one lock and rejects any other value than 0.
+	Shards int
+	// RingSize is how many keys one ring of a Ring DeltaFIFO holds (0
+	// selects 8192; a longer backlog goes into further rings). Only Ring
+	// takes it.
+	RingSize int
 }
 
-// NewSharded returns an empty Sharded DeltaFIFO honouring opts, over shards
-// shards (0 selects shard.DefaultCount; others are rounded up to a power of
-// two).
-func NewSharded(opts cache.DeltaFIFOOptions, shards int) (*Sharded, error) {
-	c, err := newCore(opts, keyq.Config{Shards: shards})
+// variant builds a DeltaFIFO of layout l from opts; wrap gives it its type.
+func variant[V any](constructor string, l keyq.Layout, opts Options, wrap func(*core) *V) (*V, error) {
+	c, err := l.Config(opts.Shards, opts.RingSize)
+	if err != nil {
+		return nil, fmt.Errorf("deltafifo: %s: %w", constructor, err)
+	}
+	co, err := newCore(opts.DeltaFIFOOptions, c)
 	if err != nil {
 		return nil, err
 	}
-	return &Sharded{c}, nil
+	return wrap(co), nil
 }
 
-// NewRing returns an empty Ring DeltaFIFO honouring opts, over shards shards
-// (0 selects shard.DefaultCount) and rings of ringSize entries (0 selects
-// keyq.DefaultRingSize).
-func NewRing(opts cache.DeltaFIFOOptions, shards, ringSize int) (*Ring, error) {
-	c, err := newCore(opts, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
-	if err != nil {
-		return nil, err
-	}
-	return &Ring{c}, nil
+// NewMutex returns an empty Mutex DeltaFIFO.
+func NewMutex(opts Options) (*Mutex, error) {
+	return variant("NewMutex", keyq.OneShard, opts, func(c *core) *Mutex { return &Mutex{c} })
+}
+
+// NewSharded returns an empty Sharded DeltaFIFO.
+func NewSharded(opts Options) (*Sharded, error) {
+	return variant("NewSharded", keyq.Shards, opts, func(c *core) *Sharded { return &Sharded{c} })
+}
+
+// NewRing returns an empty Ring DeltaFIFO.
+func NewRing(opts Options) (*Ring, error) {
+	return variant("NewRing", keyq.ShardsAndRing, opts, func(c *core) *Ring { return &Ring{c} })
 }

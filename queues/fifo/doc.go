@@ -19,6 +19,6 @@
 // that passes the last initial entries (deleted ones) and then waits
 // reports synced at once instead of when it next returns.
 //
-// The behaviour is pinned down by queuetest.RunFIFO, which also runs against
+// The behaviour is pinned down by fifotest.RunFIFO, which also runs against
 // client-go's FIFO.
 package fifo

@@ -6,13 +6,13 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/queues"
 	"github.com/queuelab/queuelab/queues/internal/keyq"
 )
 
-// ErrRequeue may be returned by a Pop process function: the popped object
-// goes back into the queue unless its key was queued again meanwhile, and
-// Pop returns Err. (client-go has since removed it; the seeds rely on it.)
-type ErrRequeue = keyq.ErrRequeue
+// ErrRequeue is queues.ErrRequeue, named here so a caller of this package
+// need not import another to requeue.
+type ErrRequeue = queues.ErrRequeue
 
 // item is a FIFO key's accumulator: the newest object, if not deleted.
 type item struct {
@@ -50,13 +50,7 @@ func (f *core) Update(obj any) error { return f.put(obj, false) }
 func (f *core) AddIfNotPresent(obj any) error { return f.put(obj, true) }
 
 func (f *core) put(obj any, ifAbsent bool) error {
-	var scratch [keyq.ScratchSize]byte
-	ks, kb, err := f.keys.Key(obj, scratch[:0])
-	if err != nil {
-		return cache.KeyError{Obj: obj, Err: err}
-	}
-	f.set.MarkPopulated()
-	f.set.Write(ks, kb, true, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
+	return f.write(obj, true, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
 		if sl.Acc.has {
 			if !ifAbsent {
 				sl.Acc.obj = obj
@@ -66,22 +60,27 @@ func (f *core) put(obj any, ifAbsent bool) error {
 		sl.Acc = item{obj: obj, has: true}
 		return keyq.Enqueue
 	})
-	return nil
 }
 
 // Delete removes the key's value. A queued key stays queued and Pop skips
 // it, so a deleted object is never popped.
 func (f *core) Delete(obj any) error {
+	return f.write(obj, false, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
+		sl.Acc = item{}
+		return keyq.Empty | keyq.Forget
+	})
+}
+
+// write applies fn to obj's key's slot (creating it if create), after
+// marking the FIFO populated; a key error changes nothing.
+func (f *core) write(obj any, create bool, fn func(int, *keyq.Slot[item]) keyq.Effect) error {
 	var scratch [keyq.ScratchSize]byte
 	ks, kb, err := f.keys.Key(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	f.set.MarkPopulated()
-	f.set.Write(ks, kb, false, func(_ int, sl *keyq.Slot[item]) keyq.Effect {
-		sl.Acc = item{}
-		return keyq.Empty | keyq.Forget
-	})
+	f.set.Write(ks, kb, create, fn)
 	return nil
 }
 
@@ -101,7 +100,7 @@ func (f *core) Pop(process cache.PopProcessFunc) (any, error) {
 		obj = sl.Acc.obj
 		sl.Acc = item{}
 		perr = process(obj, initial)
-		if rq, ok := keyq.AsRequeue(perr); ok {
+		if rq, ok := queues.AsRequeue(perr); ok {
 			perr = rq.Err
 			f.set.MarkPopulated()
 			sl.Acc = item{obj: obj, has: true}

@@ -13,17 +13,21 @@ import (
 )
 
 // The behaviour of every registered FIFO is pinned down by
-// queuetest.RunFIFO (see queues/queuetest/fifo_test.go); this file covers
+// fifotest.RunFIFO (see conformance_test.go); this file covers
 // what is specific to the package.
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestConstructorsRejectBadSettings(t *testing.T) {
-	if _, err := fifo.NewSharded(nil, -1); err == nil {
-		t.Error("NewSharded with -1 shards succeeded")
-	}
-	if _, err := fifo.NewRing(nil, 0, -5); err == nil {
-		t.Error("NewRing with a negative ring size succeeded")
+	for name, build := range map[string]func() (any, error){
+		"NewSharded with -1 shards":         func() (any, error) { return fifo.NewSharded(fifo.Options{Shards: -1}) },
+		"NewRing with a negative ring size": func() (any, error) { return fifo.NewRing(fifo.Options{RingSize: -5}) },
+		"NewMutex with shards":              func() (any, error) { return fifo.NewMutex(fifo.Options{Shards: 4}) },
+		"NewSharded with a ring size":       func() (any, error) { return fifo.NewSharded(fifo.Options{RingSize: 64}) },
+	} {
+		if q, err := build(); err == nil {
+			t.Errorf("%s succeeded: %v", name, q)
+		}
 	}
 }
 

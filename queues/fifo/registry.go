@@ -19,6 +19,9 @@ type Guarantees struct {
 // New constructs a fresh, empty FIFO keyed by keyFunc.
 type New func(keyFunc cache.KeyFunc) cache.Queue
 
+// Entry is one registered implementation.
+type Entry = registry.Entry[New, Guarantees]
+
 // Impls is the FIFO family's registry, client-go's FIFO first.
 var Impls = registry.List[New, Guarantees]{
 	{
@@ -30,19 +33,27 @@ var Impls = registry.List[New, Guarantees]{
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return NewMutex(keyFunc) },
+		New:        entry(NewMutex),
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewSharded(keyFunc, 0)) },
+		New:        entry(NewSharded),
 		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-		New:        func(keyFunc cache.KeyFunc) cache.Queue { return registry.Must(NewRing(keyFunc, 0, 0)) },
+		New:        entry(NewRing),
 		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
 	},
+}
+
+// entry adapts one of this package's constructors to the registry's New:
+// the default layout settings, which are valid, so Must cannot fail.
+func entry[Q cache.Queue](newQ func(Options) (Q, error)) New {
+	return func(keyFunc cache.KeyFunc) cache.Queue {
+		return registry.Must(newQ(Options{KeyFunc: keyFunc}))
+	}
 }

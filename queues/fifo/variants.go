@@ -1,6 +1,8 @@
 package fifo
 
 import (
+	"fmt"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/internal/keyq"
@@ -34,35 +36,46 @@ var (
 	_ cache.DoneChecker = (*Ring)(nil)
 )
 
-// NewMutex returns an empty Mutex FIFO keyed by keyFunc (nil selects
-// cache.MetaNamespaceKeyFunc).
-func NewMutex(keyFunc cache.KeyFunc) *Mutex {
-	c, err := newCore(keyFunc, keyq.Config{Shards: 1})
-	if err != nil {
-		panic(err) // unreachable: the configuration is constant and valid
-	}
-	return &Mutex{c}
+// Options configures a FIFO. The zero value is valid for every variant:
+// keys from cache.MetaNamespaceKeyFunc, and for Sharded and Ring the
+// default shard count and ring size.
+type Options struct {
+	// KeyFunc computes an object's key; nil selects
+	// cache.MetaNamespaceKeyFunc.
+	KeyFunc cache.KeyFunc
+	// Shards is the shard count of Sharded and Ring: 0 selects four per
+	// GOMAXPROCS, others are rounded up to a power of two (at most 65536).
+	// Mutex has one lock and rejects any other value than 0.
+	Shards int
+	// RingSize is how many keys one ring of a Ring FIFO holds (0 selects
+	// 8192; a longer backlog goes into further rings). Only Ring takes it.
+	RingSize int
 }
 
-// NewSharded returns an empty Sharded FIFO keyed by keyFunc (nil selects
-// cache.MetaNamespaceKeyFunc) over shards shards (0 selects
-// shard.DefaultCount; others are rounded up to a power of two).
-func NewSharded(keyFunc cache.KeyFunc, shards int) (*Sharded, error) {
-	c, err := newCore(keyFunc, keyq.Config{Shards: shards})
+// variant builds a FIFO of layout l from opts; wrap gives it its type.
+func variant[V any](constructor string, l keyq.Layout, opts Options, wrap func(core) *V) (*V, error) {
+	c, err := l.Config(opts.Shards, opts.RingSize)
+	if err != nil {
+		return nil, fmt.Errorf("fifo: %s: %w", constructor, err)
+	}
+	co, err := newCore(opts.KeyFunc, c)
 	if err != nil {
 		return nil, err
 	}
-	return &Sharded{c}, nil
+	return wrap(co), nil
 }
 
-// NewRing returns an empty Ring FIFO keyed by keyFunc (nil selects
-// cache.MetaNamespaceKeyFunc) over shards shards (0 selects
-// shard.DefaultCount) and rings of ringSize entries (0 selects
-// keyq.DefaultRingSize; more keys than that go into further rings).
-func NewRing(keyFunc cache.KeyFunc, shards, ringSize int) (*Ring, error) {
-	c, err := newCore(keyFunc, keyq.Config{Shards: shards, Ring: true, RingSize: ringSize})
-	if err != nil {
-		return nil, err
-	}
-	return &Ring{c}, nil
+// NewMutex returns an empty Mutex FIFO.
+func NewMutex(opts Options) (*Mutex, error) {
+	return variant("NewMutex", keyq.OneShard, opts, func(c core) *Mutex { return &Mutex{c} })
+}
+
+// NewSharded returns an empty Sharded FIFO.
+func NewSharded(opts Options) (*Sharded, error) {
+	return variant("NewSharded", keyq.Shards, opts, func(c core) *Sharded { return &Sharded{c} })
+}
+
+// NewRing returns an empty Ring FIFO.
+func NewRing(opts Options) (*Ring, error) {
+	return variant("NewRing", keyq.ShardsAndRing, opts, func(c core) *Ring { return &Ring{c} })
 }

@@ -20,8 +20,11 @@ import (
 // transaction — with queuelab's lock-free queue and store in place of
 // RealFIFO and threadSafeMap.
 func Example() {
-	indexer := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc,
-		stores.NewLockFree(cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}))
+	store, err := stores.NewLockFree(stores.Options{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
+	if err != nil {
+		panic(err)
+	}
+	indexer := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, store)
 	queue, err := inorder.NewLockFree(inorder.Options{}) // the zero Options: what informers build
 	if err != nil {
 		panic(err)

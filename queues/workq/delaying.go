@@ -14,45 +14,6 @@ var (
 	_ workqueue.TypedInterface[string]         = (*Delaying[string])(nil)
 )
 
-// LayerOption configures NewDelaying and NewRateLimiting.
-type LayerOption func(*layerOptions) error
-
-type layerOptions struct {
-	clock   clock.Clock
-	retries workqueue.CounterMetric
-}
-
-// WithClock sets the clock the layer reads deadlines from and sets its timer
-// with (default clock.RealClock); tests pass a k8s.io/utils/clock/testing
-// FakeClock.
-func WithClock(c clock.Clock) LayerOption {
-	return func(o *layerOptions) error {
-		if c == nil {
-			return errors.New("workq: WithClock: nil clock")
-		}
-		o.clock = c
-		return nil
-	}
-}
-
-// WithRetryMetrics makes the layer count every AddAfter (and so every
-// AddRateLimited) in provider's retries metric for name, as client-go's
-// delaying queue does.
-func WithRetryMetrics(provider workqueue.MetricsProvider, name string) LayerOption {
-	return func(o *layerOptions) error {
-		if provider == nil || name == "" {
-			return errors.New("workq: WithRetryMetrics: need a provider and a non-empty name")
-		}
-		o.retries = provider.NewRetriesMetric(name)
-		return nil
-	}
-}
-
-func buildLayerOptions(constructor string, opts []LayerOption) (layerOptions, error) {
-	o := layerOptions{clock: clock.RealClock{}}
-	return o, errors.Join(applyOptions(constructor, &o, opts)...)
-}
-
 // Delaying adds AddAfter to any workqueue.TypedInterface — one of this
 // package's queues or client-go's own.
 //
@@ -73,7 +34,7 @@ func buildLayerOptions(constructor string, opts []LayerOption) (layerOptions, er
 type Delaying[T comparable] struct {
 	workqueue.TypedInterface[T]
 	clock   clock.Clock
-	retries workqueue.CounterMetric // nil unless WithRetryMetrics
+	retries workqueue.CounterMetric // nil unless LayerOptions.MetricsProvider
 
 	mu       sync.Mutex
 	heap     []waiting[T]
@@ -92,25 +53,29 @@ type waiting[T comparable] struct {
 	seq  uint64
 }
 
-// NewDelaying wraps q with AddAfter. It accepts WithClock and
-// WithRetryMetrics.
-func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts ...LayerOption) (*Delaying[T], error) {
+// NewDelaying wraps q with AddAfter.
+func NewDelaying[T comparable](q workqueue.TypedInterface[T], opts LayerOptions) (*Delaying[T], error) {
 	if q == nil {
 		return nil, errors.New("workq: NewDelaying: nil queue")
 	}
-	o, err := buildLayerOptions("NewDelaying", opts)
-	if err != nil {
-		return nil, err
+	if (opts.MetricsProvider == nil) != (opts.Name == "") {
+		return nil, errors.New("workq: NewDelaying: MetricsProvider and Name go together: set both or neither")
 	}
-	return &Delaying[T]{
+	d := &Delaying[T]{
 		TypedInterface: q,
-		clock:          o.clock,
-		retries:        o.retries,
+		clock:          opts.Clock,
 		slot:           make(map[T]int),
 		kick:           make(chan struct{}, 1),
 		stop:           make(chan struct{}),
 		finished:       make(chan struct{}),
-	}, nil
+	}
+	if d.clock == nil {
+		d.clock = clock.RealClock{}
+	}
+	if opts.MetricsProvider != nil {
+		d.retries = opts.MetricsProvider.NewRetriesMetric(opts.Name)
+	}
+	return d, nil
 }
 
 // AddAfter adds item to the queue once d has elapsed; d ≤ 0 adds it now. If

@@ -16,5 +16,5 @@
 // ShutDownWithDrain waiting until nothing is queued or processing (client-go
 // stops waiting once nothing is processing: kubernetes/kubernetes#141079).
 // Impls lists the queues, client-go's first, for tests, benchmarks and the
-// CLI; the conformance suites live in queues/queuetest.
+// CLI; the conformance suites live in queues/workq/workqtest.
 package workq

@@ -16,11 +16,11 @@ import (
 // builds the same queue on a queuelab base instead, keeping client-go's
 // limiter and its workqueue.TypedRateLimitingInterface API.
 func Example_controller() {
-	base, err := workq.NewSharded[string]()
+	base, err := workq.NewSharded[string](workq.Options{})
 	if err != nil {
 		panic(err)
 	}
-	queue, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string]())
+	queue, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](), workq.LayerOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"strconv"
 	"testing"
 
@@ -23,91 +24,68 @@ func cycle(q basicQueue, n int) {
 	}
 }
 
-// Idle records are a bounded cache: a stream of distinct items leaves at
-// most twice the retention budget behind.
-func TestTableRetainsBoundedIdle(t *testing.T) {
-	q := registry.Must(NewMutex[string]())
-	cycle(q, 10*idleRetention)
-	if n := len(q.t.index); n > 2*idleRetention {
-		t.Fatalf("%d records retained, want at most %d", n, 2*idleRetention)
+// Done forgets the item: a stream of distinct items leaves no record and
+// reuses one slot.
+func TestTableForgetsDoneItems(t *testing.T) {
+	q := registry.Must(NewMutex[string](Options{}))
+	cycle(q, 1000)
+	if n := q.t.index.len(); n != 0 {
+		t.Fatalf("%d records indexed with nothing live", n)
 	}
-	nIdle := 0
-	for i, r := range q.t.slab {
-		switch {
-		case r.state == idle:
-			nIdle++
-			if j, ok := q.t.index[r.item]; !ok || j != int32(i) {
-				t.Fatalf("idle record %d (%q) not indexed at its slot", i, r.item)
-			}
-		case r.state != vacant:
-			t.Fatalf("record %d in state %d with nothing live", i, r.state)
+	if len(q.t.slab) != 1 || len(q.t.free) != 1 || q.t.slab[0] != (record[string]{}) {
+		t.Fatalf("slab %v, free %v: want one cleared slot, reused", q.t.slab, q.t.free)
+	}
+	for i, c := range q.t.index.cells {
+		if c != (cell[string, int32]{}) {
+			t.Fatalf("index cell %d still holds %+v", i, c)
 		}
-	}
-	if q.t.live() != 0 || nIdle != len(q.t.index) || nIdle+len(q.t.free) != len(q.t.slab) {
-		t.Fatalf("live %d, idle %d, indexed %d, free %d, slab %d: bookkeeping out of step",
-			q.t.live(), nIdle, len(q.t.index), len(q.t.free), len(q.t.slab))
 	}
 }
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := registry.Must(NewMutex[string]())
-	const burst = 4 * shrinkAbove
-	for i := range burst {
-		q.Add("item-" + strconv.Itoa(i))
-	}
-	for range burst {
-		item, _ := q.Get()
-		q.Done(item)
-	}
-	if q.t.slab != nil || q.t.index != nil {
-		t.Fatalf("after the burst: slab %d, index %d entries kept", len(q.t.slab), len(q.t.index))
+	q := registry.Must(NewMutex[string](Options{}))
+	burstLap(q, distinctKeys(4*shrinkAbove))
+	if q.t.slab != nil || q.t.index.cells != nil || q.t.free != nil {
+		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), q.t.index.len(), len(q.t.free))
 	}
 	cycle(q, 10) // still usable
 }
 
-// The Ring's state map is swept: a stream of distinct items keeps it within
-// twice the retention budget.
-func TestRingSweepsIdleEntries(t *testing.T) {
-	q, err := NewRing[string]()
-	if err != nil {
-		t.Fatal(err)
-	}
+// The Ring forgets Done items and reuses their cleared entries; a burst is
+// released once its stripes empty.
+func TestRingForgetsDoneItems(t *testing.T) {
+	q := registry.Must(NewRing[string](Options{}))
 	defer q.ShutDown()
-	cycle(q, 10*idleRetention)
-	if n := q.entries.Load(); n > 2*idleRetention {
-		t.Fatalf("%d entries in the map, want at most %d", n, 2*idleRetention)
-	}
-	n := 0
-	q.states.Range(func(string, *ringEntry[string]) bool { n++; return true })
-	if int64(n) != q.entries.Load() {
-		t.Fatalf("map holds %d entries, counter says %d", n, q.entries.Load())
-	}
-}
-
-// burstLaps adds every key, then gets and finishes them all, lap after lap:
-// a controller whose relists queue every object at once.
-func burstLaps(q basicQueue, keys []string, laps int) {
-	for range laps {
-		for _, k := range keys {
-			q.Add(k)
+	cycle(q, 1000)
+	for i := range q.stripes {
+		s := &q.stripes[i]
+		if s.entries.len() != 0 {
+			t.Fatalf("stripe %d: %d entries with nothing live", i, s.entries.len())
 		}
-		for range keys {
-			item, _ := q.Get()
-			q.Done(item)
+		for _, e := range s.free {
+			if e.item != "" {
+				t.Fatalf("stripe %d: free entry still holds %q", i, e.item)
+			}
+		}
+	}
+	burstLap(q, distinctKeys(4*shrinkAbove*len(q.stripes)))
+	for i := range q.stripes {
+		if s := &q.stripes[i]; s.entries.cells != nil || s.free != nil {
+			t.Fatalf("after the burst, stripe %d keeps %d entries, %d free", i, s.entries.len(), len(s.free))
 		}
 	}
 }
 
-// trickleLaps adds, gets and finishes each key in turn, lap after lap: few
-// items live at a time, while every key comes back a lap later.
-func trickleLaps(q basicQueue, keys []string, laps int) {
-	for range laps {
-		for _, k := range keys {
-			q.Add(k)
-			item, _ := q.Get()
-			q.Done(item)
-		}
+// burstLap adds every key, then gets and finishes them all: a controller
+// whose relist queues every object at once.
+func burstLap(q basicQueue, keys []string) {
+	for _, k := range keys {
+		q.Add(k)
+	}
+	for range keys {
+		item, _ := q.Get()
+		q.Done(item)
 	}
 }
 
@@ -119,82 +97,20 @@ func distinctKeys(n int) []string {
 	return keys
 }
 
-// keepsKeysInUse: a controller's keys, far more than the retention
-// budget, stay cached while they keep coming back: one at a time or all
-// together, no record is evicted and re-inserted, because the sweep period
-// grows with the keys the last sweep kept. record reports the identity of a key's record (its slot, its
-// entry). An anchor item stays in processing, so the queue is never empty
-// (an empty table beyond shrinkAbove releases its storage).
-func keepsKeysInUse[R comparable](t *testing.T, q basicQueue, record func(key string) (R, bool)) {
-	t.Helper()
-	q.Add("anchor")
-	if item, _ := q.Get(); item != "anchor" {
-		t.Fatalf("got %q, want the anchor", item)
-	}
-	keys := distinctKeys(3 * idleRetention)
-	burstLaps(q, keys, 1)
-	first := make(map[string]R, len(keys))
-	for _, k := range keys {
-		r, ok := record(k)
-		if !ok {
-			t.Fatalf("%s: no record after its first lap", k)
-		}
-		first[k] = r
-	}
-	// After every lap, distinct items stream through while the keys wait
-	// idle: a sweep runs (without inserts none would), and the keys,
-	// processed since the sweep before, get their second chance. So each
-	// pattern of use, one at a time or all together, meets a sweep.
-	cycle(q, 4*idleRetention)
-	for range 3 {
-		trickleLaps(q, keys, 1)
-		cycle(q, 4*idleRetention)
-	}
-	for range 2 {
-		burstLaps(q, keys, 1)
-		cycle(q, 4*idleRetention)
-	}
-	for _, k := range keys {
-		if r, ok := record(k); !ok || r != first[k] {
-			t.Fatalf("%s: record evicted and re-inserted (%v, was %v)", k, r, first[k])
-		}
-	}
-}
-
-func TestTableKeepsKeysInUse(t *testing.T) {
-	q := registry.Must(NewMutex[string]())
-	keepsKeysInUse(t, q, func(k string) (int32, bool) {
-		i, ok := q.t.index[k]
-		return i, ok
-	})
-}
-
-// The Ring keeps the keys in use as Mutex does.
-func TestRingKeepsKeysInUse(t *testing.T) {
-	q, err := NewRing[string]()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.ShutDown()
-	keepsKeysInUse(t, q, q.states.Load)
-}
-
 // Done finds its record through the last handed-out slot only if that slot
 // holds the item: a vacant slot's zero item may be a real item elsewhere.
 func TestTableDoneHintSkipsVacantSlot(t *testing.T) {
-	var tb table[string]
-	tb.add("")
-	tb.add("x")
-	tb.pop() // "": slot 0
-	tb.pop() // "x": slot 1, the last handed out
-	tb.done("x")
-	tb.sweep() // "x" was processed: second chance
-	tb.sweep() // now evicted; slot 1 is vacant and holds ""
+	tb := table[string]{seed: maphash.MakeSeed()}
+	tb.add("", hashOf(tb.seed, ""))
+	tb.add("x", hashOf(tb.seed, "x"))
+	tb.pop()     // "": slot 0
+	tb.pop()     // "x": slot 1, the last handed out
+	tb.done("x") // slot 1 is now vacant and holds ""
 	if tb.slab[1].state != vacant {
 		t.Fatalf("slot 1 in state %d, want vacant", tb.slab[1].state)
 	}
 	tb.done("")
-	if r := tb.slab[0]; r.item != "" || r.state != idle || tb.live() != 0 {
-		t.Fatalf(`Done("") missed its record: state %d, %d live`, r.state, tb.live())
+	if tb.slab[0].state != vacant || tb.live() != 0 || tb.index.len() != 0 {
+		t.Fatalf(`Done("") missed its record: state %d, %d live`, tb.slab[0].state, tb.live())
 	}
 }

@@ -1,7 +1,6 @@
 package workq
 
 import (
-	"errors"
 	"sync"
 	"time"
 
@@ -13,54 +12,42 @@ import (
 // as in client-go.
 const unfinishedWorkPeriod = 500 * time.Millisecond
 
-// WithMetrics makes a Mutex queue report client-go's workqueue metrics
-// (depth, adds, queue latency, work duration, unfinished work, longest
-// running processor) through provider under name, so a controller moving to
-// this package keeps its dashboards. It starts one goroutine, which
-// refreshes the unfinished-work gauges every 500 ms and stops at shutdown.
-// clk may be nil for the real clock. The metrics are updated under the
-// queue's lock, so they must be cheap and must not block or panic, as
-// client-go's Prometheus-backed ones are. Sharded and Ring do not take it.
-func WithMetrics(provider workqueue.MetricsProvider, name string, clk clock.WithTicker) Option {
-	return func(o *options) error {
-		o.set = append(o.set, "WithMetrics")
-		if provider == nil || name == "" {
-			return errors.New("workq: WithMetrics: need a provider and a non-empty name")
-		}
-		if clk == nil {
-			clk = clock.RealClock{}
-		}
-		o.metrics = &metricsConfig{provider: provider, name: name, clock: clk}
-		return nil
-	}
-}
-
 type metricsConfig struct {
 	provider workqueue.MetricsProvider
 	name     string
 	clock    clock.WithTicker
 }
 
-// queueMetrics keeps client-go's metric semantics: an item counts as added
+// queueMetrics (Options.MetricsProvider) keeps client-go's metric semantics: an item counts as added
 // (adds, depth) when Add marks it dirty, its queue latency runs from the
 // first such Add to the Get that hands it out, and its work duration from
-// that Get to Done. Its methods are called under the queue's lock, except
-// the refresher's, which takes it.
+// that Get to Done. It has its own lock, so the shards of a Sharded queue
+// and the lock-free Get of a Ring share one set of metrics. A nil
+// *queueMetrics is a queue without metrics: every method does nothing.
 type queueMetrics[T comparable] struct {
 	clock                 clock.WithTicker
 	depth                 workqueue.GaugeMetric
 	adds                  workqueue.CounterMetric
 	latency, workDuration workqueue.HistogramMetric
 	unfinished, longest   workqueue.SettableGaugeMetric
-	addedAt, startedAt    map[T]time.Time
 
-	stop chan struct{}
-	wg   sync.WaitGroup
+	mu                 sync.Mutex
+	addedAt, startedAt map[T]time.Time
+	down               bool // shut down: the gauges are no longer refreshed
+
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	stopOnce sync.Once
 }
 
+// newQueueMetrics returns nil for nil c, and otherwise metrics whose
+// refresher runs until halt.
 func newQueueMetrics[T comparable](c *metricsConfig) *queueMetrics[T] {
+	if c == nil {
+		return nil
+	}
 	p, n := c.provider, c.name
-	return &queueMetrics[T]{
+	m := &queueMetrics[T]{
 		clock:        c.clock,
 		depth:        p.NewDepthMetric(n),
 		adds:         p.NewAddsMetric(n),
@@ -72,9 +59,17 @@ func newQueueMetrics[T comparable](c *metricsConfig) *queueMetrics[T] {
 		startedAt:    make(map[T]time.Time),
 		stop:         make(chan struct{}),
 	}
+	m.run()
+	return m
 }
 
+// marked counts an Add that marked item dirty.
 func (m *queueMetrics[T]) marked(item T) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.adds.Inc()
 	m.depth.Inc()
 	if _, ok := m.addedAt[item]; !ok {
@@ -82,7 +77,13 @@ func (m *queueMetrics[T]) marked(item T) {
 	}
 }
 
+// handedOut counts a Get that handed item out.
 func (m *queueMetrics[T]) handedOut(item T) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	now := m.clock.Now()
 	m.depth.Dec()
 	m.startedAt[item] = now
@@ -92,15 +93,27 @@ func (m *queueMetrics[T]) handedOut(item T) {
 	}
 }
 
+// finished counts a Done of item.
 func (m *queueMetrics[T]) finished(item T) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if t, ok := m.startedAt[item]; ok {
 		m.workDuration.Observe(m.clock.Since(t).Seconds())
 		delete(m.startedAt, item)
 	}
 }
 
-// refresh sets the unfinished-work gauges from the items being processed.
+// refresh sets the unfinished-work gauges from the items being processed,
+// unless the queue is shut down.
 func (m *queueMetrics[T]) refresh() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.down {
+		return
+	}
 	var total, oldest float64
 	for _, t := range m.startedAt {
 		age := m.clock.Since(t).Seconds()
@@ -111,9 +124,8 @@ func (m *queueMetrics[T]) refresh() {
 	m.longest.Set(oldest)
 }
 
-// run refreshes the gauges every unfinishedWorkPeriod, under lock, until
-// halt.
-func (m *queueMetrics[T]) run(lock sync.Locker, shutdown func() bool) {
+// run refreshes the gauges every unfinishedWorkPeriod until halt.
+func (m *queueMetrics[T]) run() {
 	ticker := m.clock.NewTicker(unfinishedWorkPeriod) // from the first tick on
 	m.wg.Go(func() {
 		defer ticker.Stop()
@@ -122,19 +134,23 @@ func (m *queueMetrics[T]) run(lock sync.Locker, shutdown func() bool) {
 			case <-m.stop:
 				return
 			case <-ticker.C():
-				lock.Lock()
-				if !shutdown() {
-					m.refresh()
-				}
-				lock.Unlock()
+				m.refresh()
 			}
 		}
 	})
 }
 
-// halt stops the refresher and waits for it; it must not be called under
-// the queue's lock, and only once.
+// halt stops the refresher and waits for it. The queue calls it at every
+// shutdown, not under its own lock; only the first call does anything.
 func (m *queueMetrics[T]) halt() {
-	close(m.stop)
-	m.wg.Wait()
+	if m == nil {
+		return
+	}
+	m.stopOnce.Do(func() {
+		m.mu.Lock()
+		m.down = true
+		m.mu.Unlock()
+		close(m.stop)
+		m.wg.Wait()
+	})
 }

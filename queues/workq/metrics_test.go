@@ -1,12 +1,17 @@
 package workq_test
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/queuelab/queuelab/queues/workq"
@@ -76,45 +81,99 @@ func (r *recorder) NewLongestRunningProcessorSecondsMetric(string) workqueue.Set
 }
 func (r *recorder) NewRetriesMetric(string) workqueue.CounterMetric { return recMetric{r, "retries"} }
 
-// Mutex reports client-go's queue metrics with client-go's semantics.
-func TestMutexMetrics(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		rec := &recorder{values: map[string]float64{}, obs: map[string][]float64{}}
-		clk := clocktesting.NewFakeClock(time.Now())
-		q, err := workq.NewMutex[string](workq.WithMetrics(rec, "test", clk))
-		if err != nil {
-			t.Fatal(err)
+func newRecorder() *recorder {
+	return &recorder{values: map[string]float64{}, obs: map[string][]float64{}}
+}
+
+// snapshot is everything a recorder holds, for comparing two of them.
+func (r *recorder) snapshot() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return fmt.Sprint(r.values, r.obs)
+}
+
+// Every queue publishes the metrics client-go's queue publishes for the
+// same operations: a seeded sequence of Adds (new, duplicate, of items
+// being processed), Gets, Dones and clock steps, with the metrics compared
+// after every step. Sharded runs with one shard, so that it hands items out
+// in client-go's order and the latencies are of the same items.
+func TestMetricsMatchClientGo(t *testing.T) {
+	impls := map[string]func(workqueue.MetricsProvider, clock.WithTicker) (workqueue.TypedInterface[string], error){
+		"mutex": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
+			return workq.NewMutex[string](workq.Options{MetricsProvider: p, Name: "q", Clock: c})
+		},
+		"sharded": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
+			return workq.NewSharded[string](workq.Options{Shards: 1, MetricsProvider: p, Name: "q", Clock: c})
+		},
+		"ring": func(p workqueue.MetricsProvider, c clock.WithTicker) (workqueue.TypedInterface[string], error) {
+			return workq.NewRing[string](workq.Options{MetricsProvider: p, Name: "q", Clock: c})
+		},
+	}
+	for name, newQueue := range impls {
+		for seed := range uint64(10) {
+			t.Run(fmt.Sprintf("impl=%s/seed=%d", name, seed), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) { compareMetrics(t, seed, newQueue) })
+			})
 		}
-		q.Add("a")
-		q.Add("a") // dedup: not counted
-		clk.Step(time.Second)
-		q.Get()
-		q.Add("a") // marked dirty while processing: counted
-		clk.Step(2 * time.Second)
-		synctest.Wait() // the refresher has seen the 500 ms ticks
-		if u := rec.value("unfinished"); u != 2 {
-			t.Errorf("unfinished work = %v s, want 2", u)
+	}
+}
+
+func compareMetrics(t *testing.T, seed uint64, newQueue func(workqueue.MetricsProvider, clock.WithTicker) (workqueue.TypedInterface[string], error)) {
+	clk := clocktesting.NewFakeClock(time.Unix(0, 0))
+	wantRec, gotRec := newRecorder(), newRecorder()
+	want := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: "q", MetricsProvider: wantRec, Clock: clk})
+	defer want.ShutDown()
+	got, err := newQueue(gotRec, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.ShutDown() // stops the refresher; the bubble checks it exited
+	synctest.Wait()      // client-go's refresher creates its ticker
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var processing []string
+	var trace []string
+	for step := range 300 {
+		var op string
+		switch r := rng.IntN(10); {
+		case r < 4:
+			k := fmt.Sprint("k", rng.IntN(5))
+			op = "add " + k
+			want.Add(k)
+			got.Add(k)
+		case r < 6 && want.Len() > 0:
+			w, _ := want.Get()
+			g, _ := got.Get()
+			op = "get " + w
+			if w != g {
+				t.Fatalf("seed %d step %d: Get = %q, client-go %q\n%s", seed, step, g, w, strings.Join(trace, "\n"))
+			}
+			processing = append(processing, w)
+		case r < 8 && len(processing) > 0:
+			i := rng.IntN(len(processing))
+			k := processing[i]
+			processing = slices.Delete(processing, i, i+1)
+			op = "done " + k
+			want.Done(k)
+			got.Done(k)
+		default:
+			d := time.Duration(rng.IntN(5)) * 250 * time.Millisecond
+			op = "step " + d.String()
+			clk.Step(d)
+			synctest.Wait() // both refreshers have seen the tick
 		}
-		q.Done("a")
-		if got := rec.observed("latency"); len(got) != 1 || got[0] != 1 {
-			t.Errorf("latency observations = %v, want [1]", got)
+		trace = append(trace, op)
+		if w, g := wantRec.snapshot(), gotRec.snapshot(); w != g {
+			t.Fatalf("seed %d step %d: metrics\n got %s\nwant %s\nops:\n%s", seed, step, g, w, strings.Join(trace, "\n"))
 		}
-		if got := rec.observed("work"); len(got) != 1 || got[0] != 2 {
-			t.Errorf("work duration observations = %v, want [2]", got)
-		}
-		if a, d := rec.value("adds"), rec.value("depth"); a != 2 || d != 1 {
-			t.Errorf("adds, depth = %v, %v, want 2, 1", a, d)
-		}
-		q.ShutDown() // stops the refresher; the bubble checks it exited
-	})
+	}
 }
 
 // The layers count retries as client-go's delaying queue does.
 func TestRetryMetrics(t *testing.T) {
-	rec := &recorder{values: map[string]float64{}, obs: map[string][]float64{}}
-	base, _ := workq.NewMutex[string]()
+	rec := newRecorder()
+	base, _ := workq.NewMutex[string](workq.Options{})
 	q, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](),
-		workq.WithRetryMetrics(rec, "test"))
+		workq.LayerOptions{MetricsProvider: rec, Name: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,5 +183,62 @@ func TestRetryMetrics(t *testing.T) {
 	q.AddAfter("c", time.Second) // after shutdown: not a retry
 	if r := rec.value("retries"); r != 2 {
 		t.Errorf("retries = %v, want 2", r)
+	}
+}
+
+// Under concurrent producers and workers, the metrics of every queue stay
+// consistent: each counted Add leads to one hand-out (one latency
+// observation) and one Done (one work-duration observation), and the depth
+// returns to zero. Run under -race, it also checks that Sharded's shards and
+// Ring's lock-free Get share the metrics safely.
+func TestMetricsUnderConcurrency(t *testing.T) {
+	impls := map[string]func(workqueue.MetricsProvider) (workqueue.TypedInterface[string], error){
+		"mutex": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
+			return workq.NewMutex[string](workq.Options{MetricsProvider: p, Name: "q"})
+		},
+		"sharded": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
+			return workq.NewSharded[string](workq.Options{MetricsProvider: p, Name: "q"})
+		},
+		"ring": func(p workqueue.MetricsProvider) (workqueue.TypedInterface[string], error) {
+			return workq.NewRing[string](workq.Options{MetricsProvider: p, Name: "q"})
+		},
+	}
+	for name, newQueue := range impls {
+		t.Run("impl="+name, func(t *testing.T) {
+			rec := newRecorder()
+			q, err := newQueue(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var producers, workers sync.WaitGroup
+			for p := range 4 {
+				producers.Go(func() {
+					for i := range 2000 {
+						q.Add(fmt.Sprint("k", (p*7+i)%50))
+					}
+				})
+			}
+			for range 4 {
+				workers.Go(func() {
+					for {
+						item, shutdown := q.Get()
+						if shutdown {
+							return
+						}
+						q.Done(item)
+					}
+				})
+			}
+			producers.Wait()
+			q.ShutDownWithDrain()
+			workers.Wait()
+			adds := int(rec.value("adds"))
+			if d := rec.value("depth"); d != 0 {
+				t.Errorf("depth = %v after the drain, want 0", d)
+			}
+			if l, w := len(rec.observed("latency")), len(rec.observed("work")); l != adds || w != adds {
+				t.Errorf("%d adds counted, %d latencies, %d work durations: want all equal", adds, l, w)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"sync"
 
 	"k8s.io/client-go/util/workqueue"
@@ -11,8 +12,8 @@ var _ workqueue.TypedInterface[string] = (*Mutex[string])(nil)
 // Mutex is a work queue guarded by one mutex, like client-go's, but with one
 // state record per item instead of two sets (see table), a ready list linked
 // through those records instead of a re-sliced slice, and wakeups only when
-// a Get is actually parked. It starts no goroutine, unless WithMetrics asks
-// for client-go's queue metrics.
+// a Get is actually parked. It starts no goroutine, unless
+// Options.MetricsProvider asks for client-go's queue metrics.
 //
 // It hands items out in FIFO order of enqueue, as client-go does, and its
 // ShutDownWithDrain waits until nothing is queued or processing (client-go's
@@ -25,23 +26,19 @@ type Mutex[T comparable] struct {
 	parked   int // Get calls waiting on getters and not yet signalled
 	shutdown bool
 	draining bool
-	metrics  *queueMetrics[T] // nil unless WithMetrics
-	halt     sync.Once        // stops the metrics refresher
+	metrics  *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
-// NewMutex returns an empty Mutex queue. It accepts WithMetrics.
-func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
-	o, err := buildOptions("NewMutex", opts, "WithMetrics")
+// NewMutex returns an empty Mutex queue. It takes the metrics Options.
+func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
+	m, err := opts.check("NewMutex", false, false)
 	if err != nil {
 		return nil, err
 	}
-	q := &Mutex[T]{t: table[T]{retain: idleRetention}}
+	q := &Mutex[T]{t: table[T]{seed: maphash.MakeSeed()}}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
-	if o.metrics != nil {
-		q.metrics = newQueueMetrics[T](o.metrics)
-		q.metrics.run(&q.mu, func() bool { return q.shutdown })
-	}
+	q.metrics = newQueueMetrics[T](m)
 	return q, nil
 }
 
@@ -51,11 +48,11 @@ func NewMutex[T comparable](opts ...Option) (*Mutex[T], error) {
 func (q *Mutex[T]) Add(item T) {
 	q.mu.Lock()
 	if !q.shutdown {
-		enqueued, marked := q.t.add(item)
+		enqueued, marked := q.t.add(item, hashOf(q.t.seed, item))
 		if enqueued {
 			q.wakeOne()
 		}
-		if marked && q.metrics != nil {
+		if marked {
 			q.metrics.marked(item)
 		}
 	}
@@ -91,7 +88,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 		q.getters.Wait() // whoever wakes us has unregistered us
 	}
 	item, ok := q.t.pop()
-	if ok && q.metrics != nil {
+	if ok {
 		q.metrics.handedOut(item)
 	}
 	q.mu.Unlock()
@@ -102,9 +99,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 // is queued again. Done of an item that is not being processed is ignored.
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
-	if q.metrics != nil {
-		q.metrics.finished(item)
-	}
+	q.metrics.finished(item)
 	if q.t.done(item) {
 		q.wakeOne()
 	}
@@ -142,9 +137,7 @@ func (q *Mutex[T]) shutDown(drain bool) {
 		q.drainers.Broadcast()
 	}
 	q.mu.Unlock()
-	if q.metrics != nil {
-		q.halt.Do(q.metrics.halt)
-	}
+	q.metrics.halt()
 }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

@@ -12,30 +12,33 @@ import (
 // Bad input to a constructor is an error that says what is wrong, never a
 // panic or a half-configured queue.
 func TestConstructorsRejectBadInput(t *testing.T) {
-	base, _ := workq.NewMutex[string]()
+	base, err := workq.NewMutex[string](workq.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	limiter := workqueue.DefaultTypedControllerRateLimiter[string]()
+	var provider workqueue.MetricsProvider = newRecorder()
 	cases := []struct {
 		name, want string
 		build      func() (any, error)
 	}{
-		{"negative shards", "out of range", func() (any, error) { return workq.NewSharded[string](workq.WithShards(-1)) }},
-		{"too many shards", "out of range", func() (any, error) { return workq.NewSharded[string](workq.WithShards(1 << 20)) }},
-		{"capacity on sharded", "does not take option WithCapacity", func() (any, error) {
-			return workq.NewSharded[string](workq.WithCapacity(8))
+		{"negative shards", "out of range", func() (any, error) { return workq.NewSharded[string](workq.Options{Shards: -1}) }},
+		{"too many shards", "out of range", func() (any, error) { return workq.NewSharded[string](workq.Options{Shards: 1 << 20}) }},
+		{"capacity on sharded", "only a Ring queue has a capacity", func() (any, error) {
+			return workq.NewSharded[string](workq.Options{Capacity: 8})
 		}},
-		{"shards on ring", "does not take option WithShards", func() (any, error) { return workq.NewRing[string](workq.WithShards(8)) }},
-		{"zero capacity", "out of range", func() (any, error) { return workq.NewRing[string](workq.WithCapacity(0)) }},
-		{"nil option", "nil option", func() (any, error) { return workq.NewRing[string](nil) }},
-		{"nil queue", "nil queue", func() (any, error) { return workq.NewDelaying[string](nil) }},
-		{"nil clock", "nil clock", func() (any, error) { return workq.NewDelaying[string](base, workq.WithClock(nil)) }},
-		{"nil limiter", "nil rate limiter", func() (any, error) { return workq.NewRateLimiting[string](base, nil) }},
-		{"metrics on sharded", "does not take option WithMetrics", func() (any, error) {
-			return workq.NewSharded[string](workq.WithMetrics(workqueue.MetricsProvider(nil), "q", nil))
+		{"shards on ring", "only a Sharded queue has shards", func() (any, error) { return workq.NewRing[string](workq.Options{Shards: 8}) }},
+		{"shards on mutex", "only a Sharded queue has shards", func() (any, error) { return workq.NewMutex[string](workq.Options{Shards: 8}) }},
+		{"negative capacity", "out of range", func() (any, error) { return workq.NewRing[string](workq.Options{Capacity: -1}) }},
+		{"nil queue", "nil queue", func() (any, error) { return workq.NewDelaying[string](nil, workq.LayerOptions{}) }},
+		{"nil limiter", "nil rate limiter", func() (any, error) { return workq.NewRateLimiting[string](base, nil, workq.LayerOptions{}) }},
+		{"metrics without a name", "set both or neither", func() (any, error) {
+			return workq.NewMutex[string](workq.Options{MetricsProvider: provider})
 		}},
-		{"metrics without provider", "need a provider", func() (any, error) {
-			return workq.NewMutex[string](workq.WithMetrics(nil, "q", nil))
+		{"a name without metrics", "set both or neither", func() (any, error) { return workq.NewRing[string](workq.Options{Name: "q"}) }},
+		{"retry metrics without a name", "set both or neither", func() (any, error) {
+			return workq.NewRateLimiting(base, limiter, workq.LayerOptions{MetricsProvider: provider})
 		}},
-		{"nil layer option", "nil option", func() (any, error) { return workq.NewRateLimiting(base, limiter, nil) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,15 +49,24 @@ func TestConstructorsRejectBadInput(t *testing.T) {
 	}
 }
 
+// The zero Options are valid for every constructor, and so are settings in
+// range, rounded where the doc says.
 func TestConstructorsAcceptGoodInput(t *testing.T) {
-	s, err := workq.NewSharded[string](workq.WithShards(3))
-	if err != nil {
-		t.Fatal(err)
+	for name, build := range map[string]func() (workqueue.TypedInterface[string], error){
+		"mutex":   func() (workqueue.TypedInterface[string], error) { return workq.NewMutex[string](workq.Options{}) },
+		"sharded": func() (workqueue.TypedInterface[string], error) { return workq.NewSharded[string](workq.Options{}) },
+		"sharded-3": func() (workqueue.TypedInterface[string], error) {
+			return workq.NewSharded[string](workq.Options{Shards: 3})
+		},
+		"ring": func() (workqueue.TypedInterface[string], error) { return workq.NewRing[string](workq.Options{}) },
+		"ring-capacity5": func() (workqueue.TypedInterface[string], error) {
+			return workq.NewRing[string](workq.Options{Capacity: 5})
+		},
+	} {
+		q, err := build()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		q.ShutDown()
 	}
-	s.ShutDown()
-	r, err := workq.NewRing[string](workq.WithCapacity(5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.ShutDown()
 }

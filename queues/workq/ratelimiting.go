@@ -19,15 +19,15 @@ type RateLimiting[T comparable] struct {
 	limiter workqueue.TypedRateLimiter[T]
 }
 
-// NewRateLimiting wraps q with AddAfter and AddRateLimited. It accepts
-// WithClock and WithRetryMetrics. Where a controller calls
-// workqueue.NewTypedRateLimitingQueue(limiter), it can call
-// NewRateLimiting(q, limiter) with any queue q of this package.
-func NewRateLimiting[T comparable](q workqueue.TypedInterface[T], limiter workqueue.TypedRateLimiter[T], opts ...LayerOption) (*RateLimiting[T], error) {
+// NewRateLimiting wraps q with AddAfter and AddRateLimited. Where a
+// controller calls workqueue.NewTypedRateLimitingQueue(limiter), it can call
+// NewRateLimiting(q, limiter, LayerOptions{}) with any queue q of this
+// package.
+func NewRateLimiting[T comparable](q workqueue.TypedInterface[T], limiter workqueue.TypedRateLimiter[T], opts LayerOptions) (*RateLimiting[T], error) {
 	if limiter == nil {
 		return nil, errors.New("workq: NewRateLimiting: nil rate limiter")
 	}
-	d, err := NewDelaying(q, opts...)
+	d, err := NewDelaying(q, opts)
 	if err != nil {
 		return nil, err
 	}

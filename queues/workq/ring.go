@@ -1,16 +1,17 @@
 package workq
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/puzpuzpuz/xsync/v4"
-
 	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/mpmc"
+	"github.com/queuelab/queuelab/internal/shard"
 )
 
 var _ workqueue.TypedInterface[string] = (*Ring[string])(nil)
@@ -41,28 +42,39 @@ const (
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
 
-// Ring entry states beyond the table's: idleRecent is idle, processed
-// since the last sweep (the sweep's second chance, as table.recent); evicted
-// was idle, has been (or is being) removed from the map, and must not be
-// used again.
-const (
-	idleRecent = uint32(vacant) + 1 + iota
-	evicted
-)
-
 // ringEntry is an item's state for the Ring queue. The ring carries entries,
 // not items, so Get changes the state without a map lookup.
 type ringEntry[T comparable] struct {
 	item  T
-	state atomic.Uint32 // a state, or evicted
+	state atomic.Uint32 // queued, processing or processingDirty
 }
 
+// ringStripe holds the entries of the items hashed to it. Add and Done
+// change an entry under the stripe's lock; Get moves it from queued to
+// processing without it.
+type ringStripe[T comparable] struct {
+	mu      sync.Mutex
+	entries index[T, *ringEntry[T]]
+	free    []*ringEntry[T] // released entries, item cleared, for reuse
+}
+
+type paddedRingStripe[T comparable] struct {
+	ringStripe[T]
+	// The stripe's size does not depend on T (a mutex, an int and
+	// slices), so any instantiation gives the constant padding.
+	_ [(cacheline.Size - unsafe.Sizeof(ringStripe[struct{}]{})%cacheline.Size) % cacheline.Size]byte
+}
+
+var _ = [1]struct{}{}[unsafe.Sizeof(paddedRingStripe[string]{})%cacheline.Size]
+
 // Ring is a work queue whose ready items travel through a lock-free MPMC
-// queue of rings (mpmc.Queue), with each item's state in a concurrent map
-// and changed by compare-and-swap: idle → queued → processing →
-// processing+dirty → queued … → idle. Add, Get and Done take no lock on
-// their hot path (an Add that inserts a new item takes the map's bucket
-// lock; a Get that parks, and the producer that wakes it, the gate's).
+// queue of rings (mpmc.Queue), which keeps them in FIFO order queue-wide
+// while many producers and consumers push and pop at once. Each item's
+// state lives in an entry in one of several lock-striped maps (items
+// hashed over 4×GOMAXPROCS stripes): idle (no entry) → queued → processing
+// → processing+dirty → queued … → idle. Get takes no lock: it pops an entry
+// and marks it processing. Add and Done lock only their item's stripe, so
+// producers and workers on different items rarely meet on a lock.
 //
 // Backlog: a backlog beyond one ring's capacity (a relist's worth of keys)
 // goes into further rings linked behind it, still lock-free; Add neither
@@ -77,20 +89,12 @@ type ringEntry[T comparable] struct {
 // or on its way into the ring, and ShutDownWithDrain waits for both counts
 // to reach zero.
 //
-// Memory: entries of idle items stay in the map as a cache, so re-added keys
-// reuse them without allocating. They are swept by the rule and within the
-// bound of Mutex's table (see table): the insert that grows the map by
-// max(retention budget, entries the last sweep kept) since
-// that sweep evicts the idle entries not processed since the sweep before
-// (by CAS to evicted, so a racing Add retries with a fresh entry) and gives
-// the others a second chance (idleRecent → idle). Done marks an entry recent
-// with the CAS it makes anyway.
-//
-// The map is xsync's generic Map rather than sync.Map: no boxing of T into
-// interfaces, and a measured Load of a string key (the lookup Add and Done
-// do) of 14 ns against 35 ns at 1024 keys and 28 ns against 103 ns at
-// 100 000 keys on the lab's 2-core machine; its DeleteMatching also gives
-// the sweep an atomic check-and-delete per entry.
+// Memory: Done of an item not added again meanwhile deletes its entry and
+// clears it, as client-go forgets an item at Done, so the queue keeps no
+// processed item reachable. The cleared entry goes on its stripe's free
+// list, so a steady stream of Adds and Dones allocates nothing; a stripe
+// with nothing live whose free list grew beyond shrinkAbove drops it and
+// its map, as Mutex's table does.
 //
 // Parked Gets wait on a gate (see gate) and are woken one per new item.
 type Ring[T comparable] struct {
@@ -100,21 +104,22 @@ type Ring[T comparable] struct {
 
 	ready *mpmc.Queue[*ringEntry[T]]
 
-	states  *xsync.Map[T, *ringEntry[T]]
-	entries atomic.Int64 // entries in states
-	kept    atomic.Int64 // entries the last sweep left
-	sweepMu sync.Mutex
+	stripes []paddedRingStripe[T]
+	mask    uint64       // len(stripes)-1
+	seed    maphash.Seed // hashes items for their stripe and its index
 
-	gate gate
+	gate    gate
+	metrics *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
-// NewRing returns an empty Ring queue. It accepts WithCapacity.
-func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
-	o, err := buildOptions("NewRing", opts, "WithCapacity")
+// NewRing returns an empty Ring queue. It takes Options.Capacity and the
+// metrics Options.
+func NewRing[T comparable](opts Options) (*Ring[T], error) {
+	m, err := opts.check("NewRing", false, true)
 	if err != nil {
 		return nil, err
 	}
-	capacity := o.capacity
+	capacity := opts.Capacity
 	if capacity == 0 {
 		capacity = defaultRingCapacity
 	}
@@ -122,68 +127,81 @@ func NewRing[T comparable](opts ...Option) (*Ring[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Ring[T]{ready: ready, states: xsync.NewMap[T, *ringEntry[T]]()}
+	n := shard.DefaultCount()
+	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed()}
 	q.gate.init()
+	q.metrics = newQueueMetrics[T](m)
 	return q, nil
 }
 
 // Add marks item as needing processing (see Mutex.Add).
 //
 // An Add that will queue the item first reserves a place in the counts, and
-// only then moves the entry to queued: once another Add can see the entry
-// queued (and return, deduplicated), the item is certain to be pushed. The
-// reverse order would let a racing ShutDown make this Add roll its entry
-// back after a concurrent Add had already counted on it, losing an Add that
-// completed before the shutdown — the drain stress caught exactly that.
+// only then creates its entry, queued: once another Add can see the entry
+// (and return, deduplicated), the item is certain to be pushed. The reverse
+// order would let a racing ShutDown make this Add roll its entry back after
+// a concurrent Add had already counted on it, losing an Add that completed
+// before the shutdown.
 func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
 	}
-	for {
-		e, ok := q.states.Load(item)
-		if ok {
-			switch s := e.state.Load(); s {
-			case uint32(idle), idleRecent:
-				reserved := q.reserve()
-				if !reserved {
-					return // shut down meanwhile
-				}
-				if e.state.CompareAndSwap(s, uint32(queued)) {
-					q.enqueue(e)
-					return
-				}
-				q.unreserve() // lost a race: look again
-				continue
-			case uint32(processing):
-				if e.state.CompareAndSwap(s, uint32(processingDirty)) {
-					return
-				}
-				continue
-			case evicted:
-				// Being deleted by the sweeper under the bucket lock
-				// LoadOrCompute takes: insert a fresh entry below.
-			default: // queued or processingDirty: already pending
-				return
-			}
+	h, s := q.locate(item)
+	s.mu.Lock()
+	c, ok := s.entries.slot(h, item)
+	if !ok {
+		if !q.reserve() {
+			s.mu.Unlock()
+			return // shut down meanwhile
 		}
-		reserved := q.reserve()
-		if !reserved {
-			return
-		}
-		// Insert under the map's bucket lock; the entry is born queued.
-		var inserted bool
-		e, _ = q.states.LoadOrCompute(item, func() (*ringEntry[T], bool) {
-			inserted = true
-			fresh := &ringEntry[T]{item: item}
-			fresh.state.Store(uint32(queued))
-			return fresh, false
-		})
-		if inserted {
-			q.inserted()
-			q.enqueue(e)
-			return
-		}
-		q.unreserve() // someone else inserted it: look again
+		e := s.insert(c, h, item)
+		q.metrics.marked(item)
+		s.mu.Unlock()
+		q.enqueue(e)
+		return
+	}
+	if e := s.entries.at(c); e.state.Load() == uint32(processing) {
+		// Only Done (under this lock) moves an entry off processing.
+		e.state.Store(uint32(processingDirty))
+		q.metrics.marked(item)
+	}
+	// queued or processingDirty: already pending.
+	s.mu.Unlock()
+}
+
+// locate returns item's hash and its stripe: the stripe from the hash's top
+// bits, the stripe's index probing from its low ones.
+func (q *Ring[T]) locate(item T) (uint64, *paddedRingStripe[T]) {
+	h := hashOf(q.seed, item)
+	return h, &q.stripes[(h>>48)&q.mask]
+}
+
+// insert gives item (hash h) an entry, queued, in cell c that
+// entries.slot returned. Called with s.mu held.
+func (s *ringStripe[T]) insert(c int, h uint64, item T) *ringEntry[T] {
+	var e *ringEntry[T]
+	if n := len(s.free); n > 0 {
+		e = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		e = new(ringEntry[T])
+	}
+	e.item = item
+	e.state.Store(uint32(queued))
+	s.entries.insertAt(c, h, item, e)
+	return e
+}
+
+// release forgets e's item (hash h) and keeps e for reuse, or drops the stripe's
+// storage once nothing is live in it and its free list grew beyond
+// shrinkAbove. Called with s.mu held.
+func (s *ringStripe[T]) release(h uint64, e *ringEntry[T]) {
+	s.entries.remove(h, e)
+	var zero T
+	e.item = zero // dropped for the GC
+	s.free = append(s.free, e)
+	if s.entries.len() == 0 && len(s.free) > shrinkAbove {
+		s.entries, s.free = index[T, *ringEntry[T]]{}, nil
 	}
 }
 
@@ -218,9 +236,15 @@ func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 func (q *Ring[T]) Get() (item T, shutdown bool) {
 	for {
 		if e, ok := q.ready.TryPop(); ok {
-			e.state.Store(uint32(processing)) // only Get moves an entry off queued
+			// Only Get moves an entry off queued, and Done (which may reuse
+			// it) comes after Get returns: read the item first all the same.
+			// The metrics see the hand-out before an Add can see the item
+			// processing and mark it again.
+			item = e.item
+			q.metrics.handedOut(item)
+			e.state.Store(uint32(processing))
 			q.counts.Add(getDelta)
-			return e.item, false
+			return item, false
 		}
 		w := q.counts.Load()
 		switch {
@@ -243,53 +267,32 @@ func (q *Ring[T]) available() bool {
 	return queuedOf(w) > 0 || w&shutBit != 0
 }
 
-// Done marks the processing of item finished (see Mutex.Done).
+// Done marks the processing of item finished (see Mutex.Done): it re-queues
+// an item added meanwhile and releases any other.
 func (q *Ring[T]) Done(item T) {
-	e, ok := q.states.Load(item)
+	h, s := q.locate(item)
+	s.mu.Lock()
+	q.metrics.finished(item)
+	e, ok := s.entries.lookup(h, item)
 	if !ok {
+		s.mu.Unlock()
 		return
 	}
-	for {
-		switch s := e.state.Load(); s {
-		case uint32(processing):
-			if e.state.CompareAndSwap(s, idleRecent) {
-				if q.counts.Add(doneDelta)&countMask == 0 {
-					q.gate.notifyIdle()
-				}
-				return
-			}
-		case uint32(processingDirty):
-			if e.state.CompareAndSwap(s, uint32(queued)) {
-				q.counts.Add(requeueDelta)
-				q.enqueue(e)
-				return
-			}
-		default: // not being processed: ignore, as Mutex does
-			return
+	switch e.state.Load() {
+	case uint32(processing):
+		s.release(h, e)
+		s.mu.Unlock()
+		if q.counts.Add(doneDelta)&countMask == 0 {
+			q.gate.notifyIdle()
 		}
+	case uint32(processingDirty):
+		e.state.Store(uint32(queued))
+		s.mu.Unlock()
+		q.counts.Add(requeueDelta)
+		q.enqueue(e)
+	default: // queued, not being processed: ignore, as Mutex does
+		s.mu.Unlock()
 	}
-}
-
-// inserted accounts for a new map entry and sweeps the map when it has
-// grown enough since the last sweep
-// (see Ring). The sweep marks an idle entry evicted and deletes it under the
-// map's bucket lock, so an Add holding that entry sees evicted and inserts a
-// fresh one; it moves idleRecent entries to idle, a CAS that fails
-// harmlessly when an Add takes the entry first.
-func (q *Ring[T]) inserted() {
-	n := q.entries.Add(1)
-	kept := q.kept.Load()
-	if n < kept+max(idleRetention, kept) || !q.sweepMu.TryLock() {
-		return
-	}
-	defer q.sweepMu.Unlock()
-	swept := q.states.DeleteMatching(func(_ T, e *ringEntry[T]) (bool, bool) {
-		if e.state.CompareAndSwap(idleRecent, uint32(idle)) {
-			return false, false
-		}
-		return e.state.CompareAndSwap(uint32(idle), evicted), false
-	})
-	q.kept.Store(q.entries.Add(-int64(swept)))
 }
 
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
@@ -297,6 +300,7 @@ func (q *Ring[T]) inserted() {
 func (q *Ring[T]) ShutDown() {
 	q.counts.Or(shutBit)
 	q.gate.close(false)
+	q.metrics.halt()
 }
 
 // ShutDownWithDrain shuts the queue down, then waits until nothing is queued
@@ -304,6 +308,7 @@ func (q *Ring[T]) ShutDown() {
 func (q *Ring[T]) ShutDownWithDrain() {
 	q.counts.Or(shutBit)
 	q.gate.close(true)
+	q.metrics.halt()
 	q.gate.waitDrained(q.idle)
 }
 

@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -43,10 +44,11 @@ var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
 // late item.
 type Sharded[T comparable] struct {
 	shards    []shardQ[T]
-	picker    shard.Picker[T]
+	seed      maphash.Seed // hashes items for their shard and its table
 	mask      uint32
 	accepting atomic.Bool
 	gate      gate
+	metrics   *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
 // shardCore is the part of a shard that is touched together; shardQ pads it
@@ -68,25 +70,22 @@ type shardQ[T comparable] struct {
 // fails to compile if it is not (see internal/cacheline).
 var _ = [1]struct{}{}[unsafe.Sizeof(shardQ[string]{})%cacheline.Size]
 
-// NewSharded returns an empty Sharded queue. It accepts WithShards.
-func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
-	o, err := buildOptions("NewSharded", opts, "WithShards")
+// NewSharded returns an empty Sharded queue. It takes Options.Shards and
+// the metrics Options.
+func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
+	m, err := opts.check("NewSharded", true, false)
 	if err != nil {
 		return nil, err
 	}
-	n := o.shards
-	if n == 0 {
-		n = shard.DefaultCount()
-	}
+	n, _ := shard.Validate(opts.Shards) // checked above
 	q := &Sharded[T]{
-		shards: make([]shardQ[T], n),
-		picker: shard.NewPicker[T](n),
-		mask:   uint32(n - 1),
+		shards:  make([]shardQ[T], n),
+		seed:    maphash.MakeSeed(),
+		mask:    uint32(n - 1),
+		metrics: newQueueMetrics[T](m),
 	}
-	// The idle cache is a queue-wide budget shared out among the shards.
-	retain := max(idleRetention/n, 16)
 	for i := range q.shards {
-		q.shards[i].t.retain = retain
+		q.shards[i].t.seed = q.seed
 	}
 	q.accepting.Store(true)
 	q.gate.init()
@@ -95,12 +94,15 @@ func NewSharded[T comparable](opts ...Option) (*Sharded[T], error) {
 
 // Add marks item as needing processing (see Mutex.Add).
 func (q *Sharded[T]) Add(item T) {
-	s := &q.shards[q.picker.Of(item)]
+	h, s := q.locate(item)
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
-	var enqueued bool
+	var enqueued, marked bool
 	if q.accepting.Load() {
-		enqueued, _ = s.t.add(item)
+		enqueued, marked = s.t.add(item, h)
+	}
+	if marked {
+		q.metrics.marked(item)
 	}
 	if enqueued && s.t.queued() == 1 {
 		s.ready.Store(true)
@@ -109,6 +111,14 @@ func (q *Sharded[T]) Add(item T) {
 	if enqueued {
 		q.gate.wake()
 	}
+}
+
+// locate returns item's hash and its shard: the shard from the hash's top
+// bits, the shard's table probing from its low ones, so one hash serves
+// both.
+func (q *Sharded[T]) locate(item T) (uint64, *shardQ[T]) {
+	h := hashOf(q.seed, item)
+	return h, &q.shards[(h>>48)&uint64(q.mask)]
 }
 
 // Len returns the number of queued items summed over the shards (locking
@@ -153,8 +163,11 @@ func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 		}
 		s.mu.Lock()
 		item, ok = s.t.pop()
-		if ok && s.t.queued() == 0 {
-			s.ready.Store(false)
+		if ok {
+			q.metrics.handedOut(item)
+			if s.t.queued() == 0 {
+				s.ready.Store(false)
+			}
 		}
 		s.mu.Unlock()
 		if ok {
@@ -175,8 +188,9 @@ func (q *Sharded[T]) anyQueued() bool {
 
 // Done marks the processing of item finished (see Mutex.Done).
 func (q *Sharded[T]) Done(item T) {
-	s := &q.shards[q.picker.Of(item)]
+	_, s := q.locate(item)
 	s.mu.Lock()
+	q.metrics.finished(item)
 	requeued := s.t.done(item)
 	if requeued && s.t.queued() == 1 {
 		s.ready.Store(true)
@@ -197,6 +211,7 @@ func (q *Sharded[T]) ShutDown() {
 	q.accepting.Store(false)
 	q.barrier()
 	q.gate.close(false)
+	q.metrics.halt()
 }
 
 // ShutDownWithDrain shuts the queue down, then waits until no shard has an
@@ -205,6 +220,7 @@ func (q *Sharded[T]) ShutDownWithDrain() {
 	q.accepting.Store(false)
 	q.barrier()
 	q.gate.close(true)
+	q.metrics.halt()
 	q.gate.waitDrained(q.idle)
 }
 

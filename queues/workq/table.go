@@ -1,12 +1,14 @@
 package workq
 
-// state is where an item stands in a work queue.
+import "hash/maphash"
+
+// state is where an item stands in a work queue. An item that is neither
+// queued nor processing has no record at all: Done releases it.
 type state uint8
 
 const (
-	// idle: neither queued nor processing; the record is only a cache entry
-	// and may be evicted by a sweep.
-	idle state = iota
+	// vacant: a slab slot on the free list, holding no item.
+	vacant state = iota
 	// queued: waiting in the ready list to be handed out by Get.
 	queued
 	// processing: handed out by Get, Done not yet called.
@@ -14,115 +16,79 @@ const (
 	// processingDirty: being processed and added again meanwhile; Done puts
 	// it back in the ready list.
 	processingDirty
-	// vacant: a slab slot on the free list, holding no item.
-	vacant
 )
 
 // record is the per-item bookkeeping of a table, kept in a slab so that Get
 // finds an item's state without hashing it.
 type record[T comparable] struct {
 	item  T
+	hash  uint64 // the item's hash in the table's index
 	state state
-	// recent: the item finished processing since the last sweep (see
-	// table), so the sweep keeps its idle record.
-	recent bool
 	// next links queued records, oldest first, as slab index+1 (0: last).
 	next int32
 }
 
-// idleRetention is the fewest inserts between two sweeps of idle records
-// (see table); Mutex and Ring use it, each Sharded shard a share of it.
-const idleRetention = 1024
-
 // shrinkAbove is the slab size beyond which a table with nothing live
 // releases its storage instead of keeping it for reuse: small working sets
-// keep their warm map, a relist-sized burst does not pin memory forever.
+// keep their warm map and slab, a relist-sized burst does not pin memory
+// forever.
 const shrinkAbove = 4096
 
 // table is the single-threaded core the Mutex queue and each shard of the
-// Sharded queue wrap with their own lock. ONE map from item to a slab index
-// replaces client-go's two sets (dirty, processing): Get pops an index and
-// needs no map access at all, and Add and Done each look the item up once.
+// Sharded queue wrap with their own lock. ONE index from item to a slab
+// slot replaces client-go's two sets (dirty, processing): Get pops a slot
+// and needs no lookup at all, Add hashes the item once (to find it or
+// insert it), and Done finds the record it releases without hashing (see
+// index).
 //
 // The ready FIFO is a list threaded through the queued records themselves
 // (a record is queued at most once): pushing and popping write the record
 // the transition writes anyway, with no buffer to grow, wrap or shrink.
 //
-// Items that finish processing keep their record, as idle. Controllers
-// re-add the same keys again and again (updates, resyncs, retries), and a
-// retained record turns that Add and the next Done into a single lookup
-// each, instead of an insert and a delete — which, for a map that becomes
-// empty, also re-seeds its hash with fresh randomness.
-//
-// Idle records are a cache with second-chance eviction. A sweep runs when
-// inserts have grown the records by max(retain, kept) since the previous
-// sweep, where kept is what that sweep left: it evicts the idle records
-// whose items were not processed since the sweep before, and clears the
-// mark of the rest. So a sweep costs O(1) per insert amortised, and the
-// records stay within twice the larger of retain and the items processed
-// within one sweep interval: for a stream of distinct items, twice retain.
-// Because the interval grows with kept, a controller whose initial list
-// queued every object (sweeps during the list find its items queued and
-// keep them all) keeps a record for each of them until at least half as
-// many new items again have been inserted, instead of evicting them while
-// they wait idle for their next change and re-inserting them
-// then. The mark costs a transition nothing: it is a flag in the record
-// Done writes anyway, with no list of neighbouring records to relink.
+// Done of an item that was not added again meanwhile deletes its record
+// and clears the slot, as client-go forgets an item at Done: a queue of
+// pointers must not keep their objects reachable once they are processed.
+// Freed slots go on a free list, so a steady stream of Adds and Dones
+// reuses them and the map's buckets without allocating.
 //
 // Memory: a table with nothing live whose slab grew beyond shrinkAbove
-// drops its storage (idle records are only a cache, so that loses
-// nothing). Idle records keep their items reachable; for string keys that
-// is the key's bytes, bounded as above.
+// drops its storage, so a relist-sized burst is returned to the GC once it
+// has been processed.
 //
-// The zero value is ready to use. A table is not safe for concurrent use.
+// A table is ready to use once its seed is set; it is not safe for
+// concurrent use.
 type table[T comparable] struct {
-	index      map[T]int32
+	seed       maphash.Seed // set by the owner before use; hashes for the index
+	index      index[T, int32]
 	slab       []record[T]
 	free       []int32 // slab indices available for reuse
 	head, tail int32   // ready list ends, as slab index+1 (0: empty)
 	nQueued    int     // records on the ready list
 	processing int     // records in processing or processingDirty
 	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
-	retain     int     // fewest inserts between two sweeps
-	kept       int     // records the last sweep left
 }
 
-// add marks item as needing processing. enqueued reports whether it was put
-// on the ready list; marked whether it was newly marked dirty (enqueued, or
-// being processed and now to be re-queued by done) rather than already so.
-func (t *table[T]) add(item T) (enqueued, marked bool) {
-	i, ok := t.index[item]
-	if !ok {
-		t.insert(item)
-		return true, true
-	}
-	switch r := &t.slab[i]; r.state {
-	case idle:
-		r.state = queued
+// add marks item, whose hash under t.seed is h, as needing processing.
+// enqueued reports whether it was put on the ready list; marked whether it
+// was newly marked dirty (enqueued, or being processed and now to be
+// re-queued by done) rather than already so.
+func (t *table[T]) add(item T, h uint64) (enqueued, marked bool) {
+	c, found := t.index.slot(h, item)
+	if !found {
+		i := t.alloc(item, h)
+		t.index.insertAt(c, h, item, i)
 		t.push(i)
 		return true, true
-	case processing:
+	}
+	if r := &t.slab[t.index.at(c)]; r.state == processing {
 		r.state = processingDirty
 		return false, true
 	}
 	return false, false
 }
 
-// insert gives item a new record, queued.
-func (t *table[T]) insert(item T) {
-	if len(t.index) >= t.kept+max(t.retain, t.kept) {
-		t.sweep()
-	}
-	if t.index == nil {
-		t.index = make(map[T]int32)
-	}
-	i := t.alloc(item)
-	t.index[item] = i
-	t.push(i)
-}
-
-func (t *table[T]) alloc(item T) int32 {
-	r := record[T]{item: item, state: queued}
+func (t *table[T]) alloc(item T, h uint64) int32 {
+	r := record[T]{item: item, hash: h, state: queued}
 	if n := len(t.free); n > 0 {
 		i := t.free[n-1]
 		t.free = t.free[:n-1]
@@ -163,9 +129,10 @@ func (t *table[T]) pop() (item T, ok bool) {
 }
 
 // done ends the processing of item and reports whether it went back to the
-// ready list because it was added while being processed. Done of an item
-// that is not being processed is ignored: client-go would push a dirty item
-// twice in that case (kubernetes/kubernetes#141079), breaking dedup.
+// ready list because it was added while being processed; otherwise the
+// item is released. Done of an item that is not being processed is
+// ignored: client-go would push a dirty item twice in that case
+// (kubernetes/kubernetes#141079), breaking dedup.
 func (t *table[T]) done(item T) (requeued bool) {
 	// A worker calls Done with the item its Get returned, so with one worker
 	// (controller-runtime's default) the record is the one pop handed out
@@ -173,18 +140,18 @@ func (t *table[T]) done(item T) (requeued bool) {
 	// the zero item, which may be a real item elsewhere.
 	i := t.lastOut - 1
 	if i < 0 || t.slab[i].item != item || t.slab[i].state == vacant {
+		if t.index.len() == 0 {
+			return false
+		}
 		var ok bool
-		if i, ok = t.index[item]; !ok {
+		if i, ok = t.index.lookup(hashOf(t.seed, item), item); !ok {
 			return false
 		}
 	}
 	switch r := &t.slab[i]; r.state {
 	case processing:
-		r.state, r.recent = idle, true
 		t.processing--
-		if t.processing == 0 && t.nQueued == 0 && len(t.slab) > shrinkAbove {
-			*t = table[T]{retain: t.retain}
-		}
+		t.release(i)
 	case processingDirty:
 		r.state = queued
 		t.processing--
@@ -194,25 +161,19 @@ func (t *table[T]) done(item T) (requeued bool) {
 	return false
 }
 
+// release forgets the item of record i, and drops the table's storage once
+// nothing is live in a slab grown beyond shrinkAbove.
+func (t *table[T]) release(i int32) {
+	t.index.remove(t.slab[i].hash, i)
+	t.slab[i] = record[T]{} // vacant, and the item dropped for the GC
+	t.free = append(t.free, i)
+	if t.live() == 0 && len(t.slab) > shrinkAbove {
+		*t = table[T]{seed: t.seed}
+	}
+}
+
 // queued returns the number of items waiting to be handed out.
 func (t *table[T]) queued() int { return t.nQueued }
 
 // live returns the number of items queued or being processed.
 func (t *table[T]) live() int { return t.nQueued + t.processing }
-
-// sweep evicts the idle records not processed since the previous sweep and
-// clears the mark of the others.
-func (t *table[T]) sweep() {
-	for i := range t.slab {
-		switch r := &t.slab[i]; {
-		case r.state != idle:
-		case r.recent:
-			r.recent = false
-		default:
-			delete(t.index, r.item)
-			*r = record[T]{state: vacant} // drop the item for the GC
-			t.free = append(t.free, int32(i))
-		}
-	}
-	t.kept = len(t.index)
-}

@@ -2,10 +2,11 @@ package storetest
 
 import (
 	"errors"
-	"github.com/queuelab/queuelab/internal/suite"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // NewIndexer builds a fresh, empty Indexer with the given key function and
@@ -123,10 +124,7 @@ func (s indexerSuite) replace(t *testing.T) {
 
 func (s indexerSuite) transaction(t *testing.T) {
 	x := s.newIndexer(t, Indexers())
-	ts, ok := x.(cache.TransactionStore)
-	if !ok {
-		t.Fatalf("%T does not implement cache.TransactionStore", x)
-	}
+	ts := suite.As[cache.TransactionStore](t, x)
 	a := object("ns1", "a", "1", "x", "")
 	want := mustAdd(t, x, a)
 	b, a2 := object("ns1", "b", "2", "y", ""), object("ns1", "a", "3", "y", "t1")

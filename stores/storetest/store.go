@@ -1,10 +1,11 @@
 package storetest
 
 import (
-	"github.com/queuelab/queuelab/internal/suite"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // NewStore builds a fresh, empty store with the given indexers.

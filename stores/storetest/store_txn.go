@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 func txn(typ cache.TransactionType, o any) cache.ThreadSafeStoreTransaction {
@@ -14,11 +16,7 @@ func txn(typ cache.TransactionType, o any) cache.ThreadSafeStoreTransaction {
 // client-go v0.37's threadSafeMap implements it and informers rely on it.
 func transactional(t *testing.T, st cache.ThreadSafeStore) cache.ThreadSafeStoreWithTransaction {
 	t.Helper()
-	ts, ok := st.(cache.ThreadSafeStoreWithTransaction)
-	if !ok {
-		t.Fatalf("%T does not implement cache.ThreadSafeStoreWithTransaction", st)
-	}
-	return ts
+	return suite.As[cache.ThreadSafeStoreWithTransaction](t, st)
 }
 
 func (s storeSuite) transaction(t *testing.T) {

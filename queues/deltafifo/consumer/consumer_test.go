@@ -14,6 +14,7 @@ import (
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -131,7 +132,7 @@ func failingIndex(obj any) ([]string, error) {
 }
 
 func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
-	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(cache.Indexers{"x": failingIndex}))
+	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, registry.Must(stores.NewMutex(stores.Options{Indexers: cache.Indexers{"x": failingIndex}})))
 	h := &recorder{}
 	err := New(store, h).ProcessBatch([]cache.Delta{
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
@@ -175,7 +176,7 @@ func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
 		for _, batch := range []bool{false, true} {
 			t.Run(fmt.Sprintf("fifo=%s/batch=%v", e.Name, batch), func(t *testing.T) {
 				watchdog.Run(t, watchdog.DefaultTimeout, func() {
-					store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(cache.Indexers{"x": failingIndex}))
+					store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, registry.Must(stores.NewMutex(stores.Options{Indexers: cache.Indexers{"x": failingIndex}})))
 					objs := testobj.Population(100, 4, 4)
 					h := &countingHandler{seen: make(chan struct{}, len(objs))}
 					q := e.New(cache.DeltaFIFOOptions{KnownObjects: store, KeyFunction: cache.MetaNamespaceKeyFunc})

@@ -23,17 +23,25 @@ import (
 // queuelab's DeltaFIFO between them, queuelab's lock-free store as the
 // Indexer, and a queuelab work queue fed by the event handler.
 func Example() {
-	indexer := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc,
-		stores.NewLockFree(cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}))
-	fifo := deltafifo.NewMutex(cache.DeltaFIFOOptions{
-		KnownObjects:          indexer, // so relists turn vanished objects into deletions
-		EmitDeltaTypeReplaced: true,
+	store, err := stores.NewLockFree(stores.Options{
+		Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 	})
-	base, err := workq.NewMutex[string]()
 	if err != nil {
 		panic(err)
 	}
-	queue, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string]())
+	indexer := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, store)
+	fifo, err := deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: cache.DeltaFIFOOptions{
+		KnownObjects:          indexer, // so relists turn vanished objects into deletions
+		EmitDeltaTypeReplaced: true,
+	}})
+	if err != nil {
+		panic(err)
+	}
+	base, err := workq.NewMutex[string](workq.Options{})
+	if err != nil {
+		panic(err)
+	}
+	queue, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](), workq.LayerOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -509,3 +509,31 @@ func (s *Set[A]) unlockAll() {
 		s.shards[i].mu.Unlock()
 	}
 }
+
+// Layout is how a FIFO or DeltaFIFO variant keeps its keys: the families'
+// Mutex, Sharded and Ring.
+type Layout int
+
+const (
+	// OneShard: one lock, FIFO order.
+	OneShard Layout = iota
+	// Shards: independently locked shards, FIFO order per shard.
+	Shards
+	// ShardsAndRing: sharded key state, queued keys in one lock-free ring.
+	ShardsAndRing
+)
+
+// Config returns the Set configuration of the layout with the caller's
+// shard count and ring size, or an error naming a setting the layout does
+// not take: a shard count for one shard, a ring size without a ring.
+func (l Layout) Config(shards, ringSize int) (Config, error) {
+	switch {
+	case l == OneShard && shards != 0:
+		return Config{}, fmt.Errorf("Options.Shards is %d, but the Mutex variant has one lock (use Sharded or Ring)", shards)
+	case l != ShardsAndRing && ringSize != 0:
+		return Config{}, fmt.Errorf("Options.RingSize is %d, but only the Ring variant has a ring", ringSize)
+	case l == OneShard:
+		return Config{Shards: 1}, nil
+	}
+	return Config{Shards: shards, Ring: l == ShardsAndRing, RingSize: ringSize}, nil
+}

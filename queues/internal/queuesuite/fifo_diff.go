@@ -1,0 +1,247 @@
+package queuesuite
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// DiffFIFO replays the operations encoded in ops (Add, Update, Delete,
+// Replace, Resync, Pop over a handful of keys) on a FIFO from newFIFO and on
+// client-go's cache.FIFO, and fails at the first observable difference,
+// printing the operation trace.
+//
+// A FIFO's keys do not interact, except through order and HasSynced, so the
+// reference is one client-go FIFO per key, fed that key's share of every
+// operation: whichever key the candidate pops — in any order it declares —
+// that key's reference must pop the very same object. Pops are generated
+// only while some key holds a value. HasSynced is compared with client-go's
+// rule (populated, and the first Replace's entries popped) whenever that is
+// determined: once a key of the initial list is deleted while queued (or a
+// second Replace discards initial entries), client-go's own answer depends
+// on where its random Replace order put the stale entry, so from then on
+// only monotonicity and the Done channel are checked. ops may be any bytes
+// (the fuzz targets pass fuzz input).
+func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
+	d := &fifoDiff{
+		tr:   trace{t: t},
+		cand: newFIFO(t, cache.MetaNamespaceKeyFunc),
+		src:  opSource{b: ops},
+		sync: fifoSyncModel{certain: true},
+	}
+	for i := range diffKeys {
+		d.refs[i] = cache.NewFIFO(cache.MetaNamespaceKeyFunc)
+	}
+	for step := 0; step < diffSteps && !d.src.done(); step++ {
+		d.step()
+		d.checkSynced()
+	}
+	d.finish()
+}
+
+type fifoDiff struct {
+	tr      trace
+	cand    cache.Queue
+	refs    [diffKeys]*cache.FIFO
+	src     opSource
+	rv      int
+	present [diffKeys]bool // the key holds a value: a Pop may return it
+	sync    fifoSyncModel
+	synced  bool // candidate's last HasSynced
+}
+
+// fifoSyncModel is client-go's FIFO HasSynced rule, evaluated by the
+// harness: synced once populated and every key queued by the first Replace
+// has been popped. (client-go counts pops; under FIFO order that is the
+// same, and it is what a per-shard order must mean.)
+type fifoSyncModel struct {
+	populated bool
+	initial   map[int]bool // keys of the first Replace not popped yet
+	certain   bool
+}
+
+// synced is client-go's answer. It never turns false again: initial is
+// filled only before populated is set, and only shrinks after.
+func (m *fifoSyncModel) synced() bool { return m.populated && len(m.initial) == 0 }
+
+func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
+	d.rv++
+	return obj(diffName(i), strconv.Itoa(d.rv))
+}
+
+func (d *fifoDiff) step() {
+	i := d.src.intn(diffKeys)
+	switch op := d.src.intn(8); {
+	case op <= 1:
+		o := d.newObj(i)
+		d.tr.add("Add(%s@%s)", o.Name, o.ResourceVersion)
+		d.write(i, o, cache.Queue.Add, (*cache.FIFO).Add)
+		d.present[i] = true
+	case op == 2:
+		o := d.newObj(i)
+		d.tr.add("Update(%s@%s)", o.Name, o.ResourceVersion)
+		d.write(i, o, cache.Queue.Update, (*cache.FIFO).Update)
+		d.present[i] = true
+	case op == 3:
+		o := d.newObj(i)
+		d.tr.add("Delete(%s)", o.Name)
+		if d.present[i] && d.sync.initial[i] {
+			d.sync.certain = false // a stale initial entry, somewhere in client-go's random order
+		}
+		d.write(i, o, cache.Queue.Delete, (*cache.FIFO).Delete)
+		d.present[i] = false
+	case op == 4:
+		d.replace()
+	case op == 5:
+		d.tr.add("Resync()")
+		d.check(d.cand.Resync(), "Resync")
+		for _, r := range d.refs {
+			d.check(r.Resync(), "reference Resync")
+		}
+	default:
+		d.pop()
+	}
+}
+
+func (d *fifoDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.FIFO, any) error) {
+	d.check(cand(d.cand, o), "candidate write")
+	d.check(ref(d.refs[i], o), "reference write")
+	d.sync.populated = true
+}
+
+func (d *fifoDiff) replace() {
+	list, per := genList(&d.src, d.newObj)
+	d.tr.add("Replace(%s)", describe(list))
+	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
+	for i, r := range d.refs {
+		d.check(r.Replace(per[i], "rv"), "reference Replace")
+		d.present[i] = len(per[i]) > 0
+	}
+	if !d.sync.populated {
+		d.sync.populated = true
+		d.sync.initial = make(map[int]bool)
+		for i := range per {
+			if len(per[i]) > 0 {
+				d.sync.initial[i] = true
+			}
+		}
+	} else if !d.sync.synced() {
+		d.sync.certain = false // client-go counts on through the new list
+	}
+}
+
+func (d *fifoDiff) pop() {
+	if !slices.Contains(d.present[:], true) {
+		return // a Pop would block
+	}
+	p := popOnce(d.cand, nil)
+	d.check(p.err, "candidate Pop")
+	i, ok := diffIndex(p.item)
+	if !ok {
+		d.tr.fail("candidate popped %#v, not an object of the test universe", p.item)
+	}
+	d.tr.add("Pop() -> %s (initial=%v)", describe([]any{p.item}), p.initial)
+	if p.returned != p.item {
+		d.tr.fail("Pop returned %v but process got %v", p.returned, p.item)
+	}
+	if !d.present[i] {
+		d.tr.fail("candidate popped %s, which holds no value", diffName(i))
+	}
+	want := popOnce(d.refs[i], nil)
+	if want.item != p.item {
+		d.tr.fail("candidate popped %s, client-go pops %s", describe([]any{p.item}), describe([]any{want.item}))
+	}
+	d.present[i] = false
+	if d.sync.certain && p.initial != d.sync.initial[i] {
+		d.tr.fail("isInInitialList = %v, client-go says %v", p.initial, d.sync.initial[i])
+	}
+	delete(d.sync.initial, i)
+}
+
+func (d *fifoDiff) checkSynced() {
+	got := d.tr.synced(d.cand, &d.synced)
+	if d.sync.certain && got != d.sync.synced() {
+		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced())
+	}
+}
+
+// finish closes the candidate and pops the rest, which must be exactly the
+// keys still holding values, then cache.ErrFIFOClosed.
+func (d *fifoDiff) finish() {
+	d.tr.add("Close(); drain")
+	d.cand.Close()
+	for slices.Contains(d.present[:], true) {
+		d.pop()
+		d.checkSynced()
+	}
+	if p := popOnce(d.cand, nil); !errors.Is(p.err, cache.ErrFIFOClosed) {
+		d.tr.fail("Pop of the closed, drained FIFO: got %s, %v; want cache.ErrFIFOClosed", describeOne(p.item), p.err)
+	}
+	d.checkSynced()
+}
+
+func (d *fifoDiff) check(err error, what string) {
+	d.tr.t.Helper()
+	if err != nil {
+		d.tr.fail("%s: unexpected error %v", what, err)
+	}
+}
+
+// diffIndex returns the universe index of a test object (or of a Deltas'
+// newest object, or a tombstone's key).
+func diffIndex(item any) (int, bool) {
+	if ds, ok := item.(cache.Deltas); ok && len(ds) > 0 {
+		item = ds.Newest().Object
+	}
+	k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(item)
+	if err != nil {
+		return 0, false
+	}
+	for i := range diffKeys {
+		if k == key(diffName(i)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// describe renders objects as name@rv for traces.
+func describe(items []any) string {
+	s := "["
+	for j, it := range items {
+		if j > 0 {
+			s += " "
+		}
+		s += describeOne(it)
+	}
+	return s + "]"
+}
+
+func describeOne(it any) string {
+	switch o := it.(type) {
+	case *metav1.PartialObjectMetadata:
+		if o == nil {
+			return "nil"
+		}
+		return o.Name + "@" + o.ResourceVersion
+	case cache.DeletedFinalStateUnknown:
+		return "tombstone(" + o.Key + "," + describeOne(o.Obj) + ")"
+	case cache.Deltas:
+		s := "{"
+		for j, d := range o {
+			if j > 0 {
+				s += " "
+			}
+			s += string(d.Type) + ":" + describeOne(d.Object)
+		}
+		return s + "}"
+	case nil:
+		return "nil"
+	default:
+		return "?"
+	}
+}

@@ -1,0 +1,130 @@
+package queuesuite
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// The differential checks and their fuzz targets share one generator: an
+// operation sequence is decoded from bytes, which a seeded PRNG produces for
+// the differential subtests and the fuzzer produces for the fuzz targets.
+
+// diffSteps bounds one generated sequence; diffKeys is the key universe
+// (small, so keys collide, get deleted and come back).
+const (
+	diffSteps = 400
+	diffKeys  = 6
+)
+
+// diffSeeds returns the seeds the differential subtests run.
+func diffSeeds(c Config) []uint64 {
+	seeds := make([]uint64, c.DiffRuns)
+	for i := range seeds {
+		seeds[i] = c.Seed + uint64(i)
+	}
+	return seeds
+}
+
+func seedName(seed uint64) string { return "seed=" + strconv.FormatUint(seed, 10) }
+
+// SeedOps returns the operation bytes a seed stands for.
+func SeedOps(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	b := make([]byte, 3*diffSteps)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// opSource decodes choices from operation bytes; once they run out every
+// choice is 0 and done reports true.
+type opSource struct{ b []byte }
+
+func (s *opSource) done() bool { return len(s.b) == 0 }
+
+// intn returns a choice in [0, n), n ≤ 256.
+func (s *opSource) intn(n int) int {
+	if len(s.b) == 0 {
+		return 0
+	}
+	v := int(s.b[0]) % n
+	s.b = s.b[1:]
+	return v
+}
+
+// trace records the operations of one sequence, to print on failure.
+type trace struct {
+	t     *testing.T
+	lines []string
+}
+
+func (tr *trace) add(format string, args ...any) {
+	tr.lines = append(tr.lines, fmt.Sprintf("%3d  ", len(tr.lines))+fmt.Sprintf(format, args...))
+}
+
+// fail stops the test, printing the trace.
+func (tr *trace) fail(format string, args ...any) {
+	tr.t.Helper()
+	tr.t.Fatalf("%s\nreproduce with the subtest's seed (or fuzz input); operations so far:\n%s",
+		fmt.Sprintf(format, args...), strings.Join(tr.lines, "\n"))
+}
+
+// diffName is the object name of key number i of the universe.
+func diffName(i int) string { return "k" + strconv.Itoa(i) }
+
+// genList draws a Replace list from src: every key of the universe with
+// probability 1/2, now and then twice, each entry a fresh object from
+// newObj. per is each key's share of the list, in order.
+func genList(src *opSource, newObj func(i int) *metav1.PartialObjectMetadata) (list []any, per [diffKeys][]any) {
+	for i := range diffKeys {
+		if src.intn(2) == 0 {
+			continue
+		}
+		for range 1 + src.intn(4)/3 {
+			o := newObj(i)
+			list = append(list, o)
+			per[i] = append(per[i], o)
+		}
+	}
+	return list, per
+}
+
+// synced reads q's HasSynced, failing the trace if it went back to false
+// since *last or disagrees with the HasSyncedChecker's Done channel.
+func (tr *trace) synced(q cache.Queue, last *bool) bool {
+	tr.t.Helper()
+	got := q.HasSynced()
+	if *last && !got {
+		tr.fail("HasSynced went back from true to false")
+	}
+	*last = got
+	if closedAlready(q.HasSyncedChecker().Done()) != got {
+		tr.fail("HasSynced() = %v disagrees with HasSyncedChecker().Done()", got)
+	}
+	return got
+}
+
+// FuzzTimeout turns a deadlock on some fuzz input into a failure with a
+// goroutine dump (the fuzzer itself would wait forever).
+const FuzzTimeout = 20 * time.Second
+
+// FuzzSeeds adds the seed corpus of the differential fuzz targets: a few
+// pseudo-random operation sequences.
+func FuzzSeeds(f *testing.F) {
+	r := rand.New(rand.NewPCG(2024, 7))
+	for range 4 {
+		b := make([]byte, 900)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		f.Add(b)
+	}
+}

@@ -1,0 +1,383 @@
+package workqtest
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"testing/synctest"
+
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/queuelab/queuelab/internal/suite"
+	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/queues/workq"
+)
+
+// NewQueue constructs a fresh, empty work queue of items T for one
+// property. It is called on the property's goroutine (inside a synctest
+// bubble for the properties that need one), so t.Cleanup may be used.
+type NewQueue[T comparable] func(t *testing.T) workqueue.TypedInterface[T]
+
+// NewWorkQueue is the string-keyed queue most properties use.
+type NewWorkQueue = NewQueue[string]
+
+// Queues are the constructors RunWorkQueue checks: one per item type, as a
+// controller instantiates the generic queue with string keys,
+// controller-runtime's reconcile.Request (a struct, Request here) or any.
+type Queues struct {
+	Strings  NewQueue[string]
+	Requests NewQueue[Request]
+	Any      NewQueue[any]
+}
+
+// RunWorkQueue checks the workqueue contract (see the package doc) on
+// queues made by qs, one subtest per property, each on a fresh queue under
+// a deadlock watchdog. Properties that need a guarantee g does not declare
+// are skipped with a message saying which.
+func RunWorkQueue(t *testing.T, qs Queues, g workq.Guarantees, opts ...Option) {
+	t.Helper()
+	c := newConfig(g, opts)
+	s := wqSuite{newQueue: qs.Strings, c: c}
+	suite.Run(t, c.timeout, []suite.Property{
+		{Name: "dedup-while-queued", Run: s.plain(wqDedupWhileQueued)},
+		{Name: "add-while-processing-requeues-after-done", Run: s.plain(wqAddWhileProcessing)},
+		{Name: "done-of-idle-item-is-ignored", Run: s.plain(wqDoneOfIdleItem)},
+		{Name: "done-releases-item", Run: s.plain(wqDoneReleasesItem)},
+		{Name: "hands-out-every-item-once", Run: s.plain(wqHandsOutEveryItemOnce)},
+		{Name: "fifo-order", Skip: suite.Unless(c.order == registry.OrderFIFO, relaxedOrder), Run: s.plain(wqFIFOOrder)},
+		{Name: "requeue-goes-to-back", Skip: suite.Unless(c.order == registry.OrderFIFO, relaxedOrder), Run: s.plain(wqRequeueGoesToBack)},
+		{Name: "len-counts-queued-items", Run: s.plain(wqLen)},
+		{Name: "get-blocks-until-add", Run: s.bubble(wqGetBlocksUntilAdd)},
+		{Name: "shutdown-hands-out-remaining", Run: s.plain(wqShutDownHandsOutRemaining)},
+		{Name: "shutdown-wakes-blocked-gets", Run: s.bubble(wqShutDownWakesGets)},
+		{Name: "add-after-shutdown-is-ignored", Run: s.plain(wqAddAfterShutDown)},
+		{Name: "drain-waits-for-done", Run: s.bubble(wqDrainWaitsForDone)},
+		{Name: "drain-waits-for-queued", Skip: suite.Unless(c.drainsQueued, relaxedDrain), Run: s.bubble(wqDrainWaitsForQueued)},
+		{Name: "shutdown-ends-drain-early", Run: s.bubble(wqShutDownEndsDrain)},
+		{Name: "never-two-workers-on-one-item", Run: s.plain(wqNeverTwoWorkers)},
+		{Name: "hammer-exact-accounting", Run: s.plain(wqHammer)},
+		{Name: "drain-under-load", Skip: suite.Unless(c.drainsQueued, relaxedDrain), Run: s.plain(wqDrainStress)},
+		{Name: "differential-vs-clientgo", Run: s.plain(wqDifferential)},
+		{Name: "struct-items-follow-the-per-item-rules", Run: func(t *testing.T) { requestItems(t, qs.Requests, c) }},
+		{Name: "struct-items-under-concurrent-workers", Run: func(t *testing.T) { requestItemsConcurrent(t, qs.Requests) }},
+		{Name: "any-items-differ-by-dynamic-type", Run: func(t *testing.T) { anyItems(t, qs.Any) }},
+	})
+}
+
+// wqSuite adapts the string-item properties to suite.Property.Run.
+type wqSuite struct {
+	newQueue NewWorkQueue
+	c        config
+}
+
+func (s wqSuite) plain(p func(*testing.T, NewWorkQueue, config)) func(*testing.T) {
+	return func(t *testing.T) { p(t, s.newQueue, s.c) }
+}
+
+// bubble runs p inside testing/synctest, for properties that assert a
+// goroutine is still blocked.
+func (s wqSuite) bubble(p func(*testing.T, NewWorkQueue, config)) func(*testing.T) {
+	return func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) { p(t, s.newQueue, s.c) })
+	}
+}
+
+// fresh makes a queue for one property and shuts it down when the property
+// ends, so no implementation goroutine outlives it.
+func fresh(t *testing.T, newQueue NewWorkQueue) workqueue.TypedInterface[string] {
+	t.Helper()
+	q := newQueue(t)
+	if q == nil {
+		t.Fatal("newQueue returned nil")
+	}
+	t.Cleanup(q.ShutDown)
+	return q
+}
+
+func mustGet(t *testing.T, q workqueue.TypedInterface[string], want string) {
+	t.Helper()
+	got, shutdown := q.Get()
+	if shutdown || got != want {
+		t.Fatalf("Get() = (%q, shutdown=%v), want (%q, false)", got, shutdown, want)
+	}
+}
+
+func mustLen(t *testing.T, q workqueue.TypedInterface[string], want int) {
+	t.Helper()
+	if got := q.Len(); got != want {
+		t.Fatalf("Len() = %d, want %d", got, want)
+	}
+}
+
+func mustShutdownGet(t *testing.T, q workqueue.TypedInterface[string]) {
+	t.Helper()
+	if got, shutdown := q.Get(); !shutdown {
+		t.Fatalf("Get() = (%q, false), want shutdown", got)
+	}
+}
+
+// getAll gets n items and returns them in hand-out order.
+func getAll(t *testing.T, q workqueue.TypedInterface[string], n int) []string {
+	t.Helper()
+	out := make([]string, 0, n)
+	for range n {
+		item, shutdown := q.Get()
+		if shutdown {
+			t.Fatalf("Get() reported shutdown after %d of %d items", len(out), n)
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+func wqDedupWhileQueued(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.Add("a")
+	q.Add("b")
+	q.Add("a")
+	q.Add("a")
+	mustLen(t, q, 2)
+	got := getAll(t, q, 2)
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("handed out %q, want a and b once each", got)
+	}
+	mustLen(t, q, 0)
+}
+
+func wqAddWhileProcessing(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.Add("a")
+	mustGet(t, q, "a")
+	q.Add("a")
+	q.Add("a")
+	mustLen(t, q, 0) // dirty, not queued, while processing
+	q.Done("a")
+	mustLen(t, q, 1)
+	mustGet(t, q, "a")
+	q.Done("a")
+	mustLen(t, q, 0)
+	q.Add("a") // idle again: queued at once
+	mustLen(t, q, 1)
+}
+
+func wqDoneOfIdleItem(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.Done("never-added")
+	mustLen(t, q, 0)
+	q.Add("a")
+	mustGet(t, q, "a")
+	q.Done("a")
+	q.Done("a") // a second Done of an idle item changes nothing
+	mustLen(t, q, 0)
+	q.Add("a")
+	mustLen(t, q, 1)
+}
+
+func wqFIFOOrder(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	want := addNumbered(q, 200)
+	if got := getAll(t, q, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("hand-out order\n got %q\nwant %q", got, want)
+	}
+}
+
+// wqHandsOutEveryItemOnce holds for every order: what is added comes out,
+// each item once.
+func wqHandsOutEveryItemOnce(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	want := addNumbered(q, 200)
+	got := getAll(t, q, len(want))
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("handed out %q, want each of %q once", got, want)
+	}
+}
+
+// addNumbered adds n distinct items, in sorted order, and returns them.
+func addNumbered(q workqueue.TypedInterface[string], n int) []string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = fmt.Sprintf("item-%03d", i)
+		q.Add(items[i])
+	}
+	return items
+}
+
+func wqRequeueGoesToBack(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.Add("a")
+	q.Add("b")
+	mustGet(t, q, "a")
+	q.Add("a")
+	q.Add("c")
+	q.Done("a") // re-queued behind b and c
+	mustGet(t, q, "b")
+	mustGet(t, q, "c")
+	mustGet(t, q, "a")
+}
+
+func wqLen(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	mustLen(t, q, 0)
+	for i := range 10 {
+		q.Add(fmt.Sprint(i))
+		mustLen(t, q, i+1)
+	}
+	got := getAll(t, q, 4)
+	mustLen(t, q, 6) // processing items are not counted
+	for _, item := range got {
+		q.Done(item)
+	}
+	mustLen(t, q, 6)
+}
+
+func wqGetBlocksUntilAdd(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	got := make(chan string, 1)
+	go func() {
+		item, _ := q.Get()
+		got <- item
+	}()
+	synctest.Wait()
+	select {
+	case item := <-got:
+		t.Fatalf("Get on an empty queue returned %q", item)
+	default:
+	}
+	q.Add("a")
+	if item := <-got; item != "a" {
+		t.Fatalf("blocked Get returned %q, want a", item)
+	}
+}
+
+func wqShutDownHandsOutRemaining(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	if q.ShuttingDown() {
+		t.Fatal("ShuttingDown() = true on a new queue")
+	}
+	q.Add("a")
+	mustGet(t, q, "a") // processing across the shutdown
+	q.Add("b")
+	q.Add("a") // dirty: re-queued by Done even after shutdown
+	q.ShutDown()
+	if !q.ShuttingDown() {
+		t.Fatal("ShuttingDown() = false after ShutDown")
+	}
+	mustGet(t, q, "b")
+	q.Done("a")
+	mustGet(t, q, "a")
+	mustShutdownGet(t, q)
+	q.Done("b")
+	q.Done("a")
+	mustShutdownGet(t, q)
+}
+
+func wqShutDownWakesGets(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	const getters = 4
+	results := make(chan bool, getters)
+	for range getters {
+		go func() {
+			_, shutdown := q.Get()
+			results <- shutdown
+		}()
+	}
+	synctest.Wait()
+	q.ShutDown()
+	for range getters {
+		if !<-results {
+			t.Fatal("a Get blocked across ShutDown returned an item")
+		}
+	}
+}
+
+func wqAddAfterShutDown(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.ShutDown()
+	q.Add("late")
+	mustLen(t, q, 0)
+	mustShutdownGet(t, q)
+}
+
+// startDrain runs ShutDownWithDrain in a goroutine and returns a channel
+// closed when it returns.
+func startDrain(q workqueue.TypedInterface[string]) <-chan struct{} {
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned)
+		q.ShutDownWithDrain()
+	}()
+	return returned
+}
+
+func mustBlock(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	synctest.Wait()
+	select {
+	case <-ch:
+		t.Fatalf("%s returned early", what)
+	default:
+	}
+}
+
+func mustReturn(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	synctest.Wait()
+	select {
+	case <-ch:
+	default:
+		t.Fatalf("%s still blocked", what)
+	}
+}
+
+// drainingWhileProcessing starts ShutDownWithDrain on a fresh queue while
+// item "a" is processing, checks that it waits, and returns the queue and
+// the channel closed when it returns.
+func drainingWhileProcessing(t *testing.T, newQueue NewWorkQueue) (workqueue.TypedInterface[string], <-chan struct{}) {
+	t.Helper()
+	q := fresh(t, newQueue)
+	q.Add("a")
+	mustGet(t, q, "a")
+	returned := startDrain(q)
+	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	return q, returned
+}
+
+func wqDrainWaitsForDone(t *testing.T, newQueue NewWorkQueue, c config) {
+	q, returned := drainingWhileProcessing(t, newQueue)
+	if !q.ShuttingDown() {
+		t.Fatal("ShuttingDown() = false during ShutDownWithDrain")
+	}
+	q.Add("b") // ignored: shutting down
+	q.Done("a")
+	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
+	mustShutdownGet(t, q)
+}
+
+// wqDrainWaitsForQueued is issue 7's property: ShutDownWithDrain also waits
+// for items still queued, which a worker must yet Get and Done.
+func wqDrainWaitsForQueued(t *testing.T, newQueue NewWorkQueue, c config) {
+	q := fresh(t, newQueue)
+	q.Add("a")
+	q.Add("b")
+	first, _ := q.Get()
+	returned := startDrain(q)
+	mustBlock(t, returned, "ShutDownWithDrain with items processing and queued")
+	q.Done(first)
+	mustBlock(t, returned, "ShutDownWithDrain with an item still queued")
+	second, shutdown := q.Get()
+	if shutdown {
+		t.Fatal("Get reported shutdown with an item still queued")
+	}
+	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	q.Done(second)
+	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
+}
+
+func wqShutDownEndsDrain(t *testing.T, newQueue NewWorkQueue, c config) {
+	q, returned := drainingWhileProcessing(t, newQueue)
+	q.ShutDown()
+	mustReturn(t, returned, "ShutDownWithDrain after ShutDown")
+	q.Done("a")
+}

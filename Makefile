@@ -2,7 +2,12 @@
 # Every variable below can be overridden: make bench COUNT=10 CPU=1,2,4
 
 GO        ?= go
-PKGS      ?= ./...
+# The library is the root module; the lab's tooling (internal/lab, loadgen,
+# bench, cmd) are modules of their own, tied together by go.work, so that a
+# controller importing a queue does not inherit charts, profiles and
+# histograms. ./... stops at a module boundary, so each is named.
+MODULES   := . internal/lab loadgen bench cmd
+PKGS      ?= $(patsubst %,./%/...,$(filter-out .,$(MODULES))) ./...
 # Benchmark selection and sizing. COUNT>=6 is what benchstat needs for
 # confidence intervals; CPU is passed to -cpu (GOMAXPROCS only via -cpu).
 # The defaults run the whole matrix (171 benchmarks) in about 15 minutes on
@@ -145,12 +150,25 @@ report: ## Regenerate results/README.md, charts and the README headline, each fa
 	$(GO) run ./cmd/queuelab report $(REPORT_FLAGS)
 
 .PHONY: ci
-ci: lint test bench-smoke ## What CI runs: lint, race-enabled tests, every benchmark once
+ci: lint test bench-smoke lean ## What CI runs: lint, race-enabled tests, every benchmark once, the lean-library check
 
 .PHONY: tidy
-tidy: ## go mod tidy
-	$(GO) mod tidy
+tidy: ## go mod tidy in every module
+	@set -e; for m in $(MODULES); do echo "tidy $$m"; (cd $$m && GOWORK=off $(GO) mod tidy); done
 
 .PHONY: load
 load: ## The lab's main job: the default scenario over every implementation stack vs client-go, medians of LOAD_COUNT rounds
 	$(GO) run ./cmd/queuelab run --count $(LOAD_COUNT) $(LOAD_FLAGS)
+
+# The scratch module imports three families the way a controller would and
+# lists its module graph; the lab's tooling must not be in it.
+LEAN_FORBIDDEN := gonum.org/v1/plot github.com/google/pprof github.com/HdrHistogram github.com/schollz/progressbar golang.org/x/perf
+.PHONY: lean
+lean: ## Show that a module importing queues/workq, queues/deltafifo and stores inherits none of the lab's tooling
+	@set -e; dir=$$(mktemp -d); root=$(CURDIR); trap 'rm -rf $$dir' EXIT; \
+	  printf 'module example.com/controller\n\ngo 1.26.0\n\nrequire github.com/queuelab/queuelab v0.0.0-00010101000000-000000000000\n\nreplace github.com/queuelab/queuelab => %s\n' $$root > $$dir/go.mod; \
+	  printf 'package controller\n\nimport (\n\t_ "github.com/queuelab/queuelab/queues/deltafifo"\n\t_ "github.com/queuelab/queuelab/queues/workq"\n\t_ "github.com/queuelab/queuelab/stores"\n)\n' > $$dir/controller.go; \
+	  cd $$dir && GOWORK=off GOFLAGS=-mod=mod $(GO) mod tidy >/dev/null 2>&1 && GOWORK=off $(GO) build ./... && \
+	  GOWORK=off $(GO) mod graph > graph.txt; echo "go mod graph: $$(wc -l < graph.txt) edges, $$(cut -d' ' -f2 graph.txt | cut -d@ -f1 | sort -u | wc -l) modules"; \
+	  bad=0; for m in $(LEAN_FORBIDDEN); do n=$$(grep -c "$$m" graph.txt || true); echo "  $$m: $$n"; [ "$$n" = 0 ] || bad=1; done; \
+	  [ $$bad = 0 ] && echo "lean: none of the lab's tooling is in the graph"

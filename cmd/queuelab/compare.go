@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp/benchcmptest"
 )
 
 // writeBench writes a benchmark file with six samples per implementation;

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
-	"github.com/queuelab/queuelab/internal/profsum"
+	"github.com/queuelab/queuelab/internal/lab/profsum"
 )
 
 const profileUsage = `usage: queuelab profile [flags] PROFILE...

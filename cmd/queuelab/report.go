@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/report"
+	"github.com/queuelab/queuelab/internal/lab/report"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 

@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/perf/benchunit"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/pipeline"

@@ -7,7 +7,7 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // The markers in the top-level README between which the headline lives.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // Recommendation is one line of "which one should I use", derived from the

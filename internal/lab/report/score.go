@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // minEffect is the smallest difference a recommendation acts on: a

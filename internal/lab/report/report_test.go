@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
-	"github.com/queuelab/queuelab/internal/report"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp/benchcmptest"
+	"github.com/queuelab/queuelab/internal/lab/report"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

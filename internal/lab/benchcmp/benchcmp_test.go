@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
-	"github.com/queuelab/queuelab/internal/benchcmp/benchcmptest"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp/benchcmptest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

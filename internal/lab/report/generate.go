@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // Options say where the report reads and writes.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // maxImpls is how many implementations a table shows beside its baseline:
@@ -76,7 +76,7 @@ func (p *page) writeRecommendations(pr printer) {
 	}
 	pr("## Which one should I use\n\n")
 	pr("The headline's choice, unless a line below names a better one for a situation. Derived by the rules in " +
-		"`internal/report/recommend.go`: an implementation is recommended when its geometric-mean ratio to the baseline " +
+		"`internal/lab/report/recommend.go`: an implementation is recommended when its geometric-mean ratio to the baseline " +
 		"over the matching benchmarks is better than 1, counting differences that are not significant or below 5%% as " +
 		"none, and it wins at least one significantly. Each line cites its best rows.\n\n")
 	general := make(map[*Family]string)

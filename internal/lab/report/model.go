@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/queuelab/queuelab/internal/benchcmp"
+	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
 
 // Family is one top-level benchmark and everything measured under it, from

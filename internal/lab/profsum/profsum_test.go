@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/queuelab/queuelab/internal/profsum"
+	"github.com/queuelab/queuelab/internal/lab/profsum"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -166,7 +166,7 @@ func TestRealMutexAndBlockProfiles(t *testing.T) {
 		runtime.SetMutexProfileFraction(prevMutex)
 		runtime.SetBlockProfileRate(0)
 	})
-	const inc = "github.com/queuelab/queuelab/internal/profsum_test.(*counter).inc"
+	const inc = "github.com/queuelab/queuelab/internal/lab/profsum_test.(*counter).inc"
 	found := map[string]bool{}
 	for round := 0; round < 50 && !(found["mutex"] && found["block"]); round++ {
 		var c counter

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"flag"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -72,9 +73,12 @@ var contentionShapes = []contentionShape{
 }
 
 // contentionStacks are the informers compared: client-go's shipped
-// informer ("clientgo+clientgo", the baseline) and the lab's candidates,
-// named <store>+<fifo> and built by pipeline.Stack.NewInformer.
-const contentionStacks = "clientgo,lockfree+ring,lockfree+mutex"
+// informer ("clientgo+clientgo", the baseline) and the lab's drop-in
+// informer over the candidates' <store>+<fifo>, built by
+// pipeline.Stack.NewInformer; -contention.impls picks others ("all": every
+// store and FIFO name).
+var contentionStacks = flag.String("contention.impls", "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-ring,lockfree+deltafifo-sharded",
+	"BenchmarkInformerContention: the <store>+<fifo> stacks to compare, as `queuelab run --impl` takes them for the store pipeline")
 
 // BenchmarkInformerContention (issues 7 and 17) is client-go's
 // BenchmarkSharedIndexInformer over the lab's informers: one writer
@@ -88,12 +92,12 @@ const contentionStacks = "clientgo,lockfree+ring,lockfree+mutex"
 // Each b.Loop iteration is a fixed measuring window (contendRates), so the
 // rates are the result and ns/op, the window, is suppressed.
 func BenchmarkInformerContention(b *testing.B) {
-	stacks, err := pipeline.Default().Select(pipeline.Store, contentionStacks)
+	stacks, err := pipeline.Default().Select(pipeline.Store, *contentionStacks)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, shape := range contentionShapes {
-		for _, readers := range []int{0, 1, 10} {
+		for _, readers := range []int{0, 10} {
 			b.Run("shape="+shape.name+"/objects="+strconv.Itoa(informerObjects)+"/readers="+strconv.Itoa(readers), func(b *testing.B) {
 				for _, st := range stacks {
 					b.Run("impl="+st.Name(pipeline.Store), func(b *testing.B) {

@@ -8,11 +8,13 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/queues/informer"
 	"github.com/queuelab/queuelab/stores"
 )
 
-// assembled is an informer put together from the lab's parts: client-go's
-// Reflector feeding a registry FIFO, whose consumer applies every pop to a
+// assembled is an informer put together by hand from parts the drop-in
+// informer cannot name (test fixtures): client-go's Reflector feeding the
+// FIFO, whose consumer applies every pop to a
 // registry store (processDeltas semantics, PopBatch and one transaction per
 // batch with Batch) and calls the handler on its own goroutine.
 type assembled struct {
@@ -27,12 +29,7 @@ type assembled struct {
 
 func newAssembled(st Stack, lw cache.ListerWatcher, example runtime.Object, o InformerOptions) *assembled {
 	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, st.Store.New(o.Indexers))
-	fifo := st.FIFO.New(cache.DeltaFIFOOptions{
-		KeyFunction:           cache.MetaNamespaceKeyFunc,
-		KnownObjects:          store,
-		EmitDeltaTypeReplaced: true,
-		Transformer:           o.Transform,
-	})
+	fifo := st.FIFO.New(informer.FIFOConfig{Name: "queuelab", KnownObjects: store, Transformer: o.Transform})
 	refl := cache.NewReflectorWithOptions(lw, example, fifo, cache.ReflectorOptions{Name: "queuelab", Backoff: o.Backoff})
 	return &assembled{store: store, fifo: fifo, refl: refl, cons: consumer.New(store, o.Handler), batch: o.Batch, onError: o.OnError}
 }

@@ -97,7 +97,7 @@ func BenchmarkInformerContention(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, shape := range contentionShapes {
-		for _, readers := range []int{0, 10} {
+		for _, readers := range []int{0, 1, 10} {
 			b.Run("shape="+shape.name+"/objects="+strconv.Itoa(informerObjects)+"/readers="+strconv.Itoa(readers), func(b *testing.B) {
 				for _, st := range stacks {
 					b.Run("impl="+st.Name(pipeline.Store), func(b *testing.B) {

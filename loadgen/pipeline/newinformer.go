@@ -57,7 +57,7 @@ type InformerOptions struct {
 //     and one processorListener per handler);
 //   - a stack of registered parts is the lab's drop-in,
 //     informer.NewSharedIndexInformer over st's store and FIFO (fifo
-//     "clientgo" is the drop-in's informer.DefaultFIFO, the same RealFIFO);
+//     "clientgo" is the drop-in's informer.ClientGoFIFO, the same RealFIFO);
 //   - parts the drop-in does not know by name (the harness's broken test
 //     fixtures) are assembled by hand: client-go's Reflector into st's
 //     FIFO (which must keep the DeltaFIFO contract: the consumer applies
@@ -67,7 +67,7 @@ type InformerOptions struct {
 func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o InformerOptions) (InformerPath, error) {
 	fifo := st.FIFO.Name
 	if fifo == registry.Baseline {
-		fifo = informer.DefaultFIFO
+		fifo = informer.ClientGoFIFO
 	}
 	_, storeErr := stores.Impls.Lookup(st.Store.Name)
 	_, fifoErr := informer.FIFOs.Lookup(fifo)

@@ -42,13 +42,6 @@ func (c *collector) flush(f *fanout.Fanout) {
 	c.events = c.events[:0]
 }
 
-// drop forgets the events collected after the first mark, whose store
-// write failed.
-func (c *collector) drop(mark int) {
-	clear(c.events[mark:])
-	c.events = c.events[:mark]
-}
-
 func sameVersion(old, obj any) bool {
 	a, err := meta.Accessor(obj)
 	if err != nil {

@@ -213,31 +213,12 @@ func (s *Informer) RunWithContext(ctx context.Context) {
 	s.fan.Stop()
 }
 
-// process is the controller's Process: one Pop of the FIFO.
+// process is the controller's Process: one Pop of the FIFO, which may be a
+// whole relist (ReplacedAll) or resync (SyncAll) of an in-order FIFO.
 func (s *Informer) process(logger klog.Logger, obj any, initial bool) error {
 	s.block.Lock()
 	defer s.block.Unlock()
-	deltas, ok := obj.(cache.Deltas)
-	if !ok {
-		return s.fail(logger, fmt.Errorf("informer: popped %T, not cache.Deltas", obj))
-	}
-	var err error
-	if !hasAtomic(deltas) {
-		err = s.apply.Process(obj, initial)
-	} else {
-		for i := 0; i < len(deltas) && err == nil; i++ {
-			switch d := deltas[i]; d.Type {
-			case cache.ReplacedAll:
-				err = s.replaceAll(d.Object, initial)
-			case cache.SyncAll:
-				for _, o := range s.indexer.List() {
-					s.collect.OnUpdate(o, o)
-				}
-			default:
-				err = s.apply.Process(deltas[i:i+1], initial)
-			}
-		}
-	}
+	err := s.apply.Process(obj, initial)
 	s.collect.flush(s.fan)
 	return s.fail(logger, err)
 }
@@ -259,55 +240,6 @@ func (s *Informer) fail(logger klog.Logger, err error) error {
 		utilruntime.HandleErrorWithLogger(logger, err, "Informer could not apply a change to its store", "objectType", fmt.Sprintf("%T", s.example))
 	}
 	return err
-}
-
-func hasAtomic(deltas cache.Deltas) bool {
-	for _, d := range deltas {
-		if d.Type == cache.ReplacedAll || d.Type == cache.SyncAll {
-			return true
-		}
-	}
-	return false
-}
-
-// replaceAll applies an atomic FIFO's ReplacedAll: the store becomes the
-// list in one Replace, and the handlers hear first of every stored object
-// the list lacks (as a DeletedFinalStateUnknown holding the last stored
-// state), then of every listed object in list order — an update when it
-// was stored, an add otherwise — as client-go's informer tells them.
-func (s *Informer) replaceAll(obj any, initial bool) error {
-	info, ok := obj.(cache.ReplacedAllInfo)
-	if !ok {
-		return fmt.Errorf("informer: ReplacedAll delta holds %T, not cache.ReplacedAllInfo", obj)
-	}
-	listed := make(map[string]struct{}, len(info.Objects))
-	for _, o := range info.Objects {
-		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(o)
-		if err != nil {
-			return cache.KeyError{Obj: o, Err: err}
-		}
-		listed[key] = struct{}{}
-	}
-	mark := len(s.collect.events)
-	for _, key := range s.indexer.ListKeys() {
-		if _, ok := listed[key]; ok {
-			continue
-		}
-		old, _, _ := s.indexer.GetByKey(key)
-		s.collect.OnDelete(cache.DeletedFinalStateUnknown{Key: key, Obj: old})
-	}
-	for _, o := range info.Objects {
-		if old, exists, err := s.indexer.Get(o); err == nil && exists {
-			s.collect.OnUpdate(old, o)
-		} else {
-			s.collect.OnAdd(o, initial)
-		}
-	}
-	if err := s.indexer.Replace(info.Objects, info.ResourceVersion); err != nil {
-		s.collect.drop(mark)
-		return err
-	}
-	return nil
 }
 
 // HasSynced reports whether the store holds at least one full list. It

@@ -74,10 +74,12 @@ var contentionShapes = []contentionShape{
 
 // contentionStacks are the informers compared: client-go's shipped
 // informer ("clientgo+clientgo", the baseline) and the lab's drop-in
-// informer over the candidates' <store>+<fifo>, built by
+// informer over the candidates' <store>+<fifo> (its defaults,
+// mutex+inorder-mutex, and the lock-free store under each queue family),
+// built by
 // pipeline.Stack.NewInformer; -contention.impls picks others ("all": every
 // store and FIFO name).
-var contentionStacks = flag.String("contention.impls", "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-ring,lockfree+deltafifo-sharded",
+var contentionStacks = flag.String("contention.impls", "clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-mutex,lockfree+inorder-lockfree,lockfree+deltafifo-ring,lockfree+deltafifo-sharded",
 	"BenchmarkInformerContention: the <store>+<fifo> stacks to compare, as `queuelab run --impl` takes them for the store pipeline")
 
 // BenchmarkInformerContention (issues 7 and 17) is client-go's

@@ -119,8 +119,9 @@ func Default() Registries {
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",
 // the RealFIFO client-go v0.37's informer pops from (the drop-in's
 // informer.ClientGoFIFO; with the clientgo store the stack is client-go's
-// whole informer), then the drop-in's others (informer.FIFOs, the
-// DeltaFIFO family as "deltafifo-<name>").
+// whole informer), then the drop-in's others (informer.FIFOs: the lab's
+// in-order FIFOs as "inorder-<name>", the DeltaFIFO family as
+// "deltafifo-<name>").
 func InformerFIFOs() registry.List[informer.NewFIFO, informer.FIFOGuarantees] {
 	out := make(registry.List[informer.NewFIFO, informer.FIFOGuarantees], 0, len(informer.FIFOs))
 	for _, e := range informer.FIFOs {

@@ -60,9 +60,9 @@ func All() []Scenario {
 	contOpts.Batch = true
 
 	// The informer scenarios run client-go's shipped informer and the
-	// lab's drop-in over the stacks it recommends: its defaults (mutex
-	// store, client-go's RealFIFO) and a lock-free store for read-heavy
-	// controllers under the ring work queue. Any other stack is one
+	// lab's drop-in over the mutex store and client-go's RealFIFO (the
+	// drop-in minus its fan-out and its store's locking) and over a
+	// lock-free store for read-heavy controllers under the ring work queue. Any other stack is one
 	// --impl away; "all" runs every name.
 	informerStacks := map[pipeline.Kind]string{pipeline.Informer: "clientgo,mutex+clientgo+clientgo,lockfree+clientgo+ring"}
 

@@ -29,12 +29,24 @@ func podMapper() meta.RESTMapper {
 	return m
 }
 
-// reconciler reports every request it reconciles on a channel.
-func reconciler(seen chan<- string) reconcile.Func {
-	return func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
-		seen <- req.String()
-		return reconcile.Result{}, nil
+// watchingController returns a controller named name, fed by src, whose
+// reconciler reports every request it reconciles on the returned channel.
+func watchingController(name string, src source.Source) (controller.Controller, <-chan string) {
+	seen := make(chan string, 16)
+	c, err := controller.NewUnmanaged(name, controller.Options{
+		Reconciler: reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
+			seen <- req.String()
+			return reconcile.Result{}, nil
+		}),
+		SkipNameValidation: ptr.To(true),
+	})
+	if err != nil {
+		panic(err)
 	}
+	if err := c.Watch(src); err != nil {
+		panic(err)
+	}
+	return c, seen
 }
 
 // runController starts c until ctx is done; the returned channel closes
@@ -81,14 +93,7 @@ func ExampleNewInformerFunc_controllerRuntime() {
 	if err != nil {
 		panic(err)
 	}
-	seen := make(chan string, 16)
-	c, err := controller.NewUnmanaged("pods", controller.Options{Reconciler: reconciler(seen), SkipNameValidation: ptr.To(true)})
-	if err != nil {
-		panic(err)
-	}
-	if err := c.Watch(source.Kind(cache, &corev1.Pod{}, &handler.TypedEnqueueRequestForObject[*corev1.Pod]{})); err != nil {
-		panic(err)
-	}
+	c, seen := watchingController("pods", source.Kind(cache, &corev1.Pod{}, &handler.TypedEnqueueRequestForObject[*corev1.Pod]{}))
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cacheDone := make(chan struct{})
@@ -121,14 +126,7 @@ func ExampleInformer_controllerRuntimeSource() {
 	if err != nil {
 		panic(err)
 	}
-	seen := make(chan string, 16)
-	c, err := controller.NewUnmanaged("pods-from-informer", controller.Options{Reconciler: reconciler(seen), SkipNameValidation: ptr.To(true)})
-	if err != nil {
-		panic(err)
-	}
-	if err := c.Watch(&source.Informer{Informer: inf, Handler: &handler.EnqueueRequestForObject{}}); err != nil {
-		panic(err)
-	}
+	c, seen := watchingController("pods-from-informer", &source.Informer{Informer: inf, Handler: &handler.EnqueueRequestForObject{}})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	infDone := make(chan struct{})

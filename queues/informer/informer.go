@@ -311,25 +311,25 @@ func (s *Informer) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
 // SetWatchErrorHandlerWithContext is SetWatchErrorHandler with the
 // informer's context; only before Run.
 func (s *Informer) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return errors.New("informer: watch error handler not set: the informer has already started")
-	}
-	s.watchErrorHandler = handler
-	return nil
+	return s.beforeRun("watch error handler", func() { s.watchErrorHandler = handler })
 }
 
 // SetTransform sets the function applied to every object before it is
 // queued and stored (to strip fields and save memory); only before Run. An
 // object it fails on is reported and skipped, as client-go does.
 func (s *Informer) SetTransform(handler cache.TransformFunc) error {
+	return s.beforeRun("transform", func() { s.transform = handler })
+}
+
+// beforeRun applies a setting that Run freezes, or reports that it is
+// too late for what.
+func (s *Informer) beforeRun(what string, set func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
-		return errors.New("informer: transform not set: the informer has already started")
+		return fmt.Errorf("informer: %s not set: the informer has already started", what)
 	}
-	s.transform = handler
+	set()
 	return nil
 }
 

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/informer"
 	"github.com/queuelab/queuelab/queues/informer/informertest"
@@ -23,9 +21,7 @@ func TestSharedIndexInformer(t *testing.T) {
 			if e.Name != registry.Baseline {
 				opts = append(opts, informertest.WithExt())
 			}
-			informertest.RunSharedIndexInformer(t, func(t *testing.T, lw cache.ListerWatcher, obj runtime.Object, o cache.SharedIndexInformerOptions) cache.SharedIndexInformer {
-				return e.New(lw, obj, o)
-			}, opts...)
+			informertest.RunSharedIndexInformer(t, newFrom(e), opts...)
 		})
 	}
 }

@@ -20,6 +20,9 @@ type Options struct {
 	KeyFunction cache.KeyFunc
 	// Transformer is applied once to every object entering the queue (not
 	// to tombstones or Sync events, whose objects came from the store).
+	// It runs outside the queue's lock, so concurrent writers may call it
+	// concurrently (client-go calls it under its lock); an informer has one
+	// writer, its Reflector.
 	Transformer cache.TransformFunc
 	// KnownObjects selects per-object mode (client-go's non-atomic mode):
 	// Replace and Resync compare the list with these keys, usually the

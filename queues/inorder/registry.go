@@ -42,15 +42,24 @@ var Impls = registry.List[New, Guarantees]{
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, ring buffer, keys checked in a stack buffer, PopBatch's distinct keys by a reused hash set; both modes",
-		New:        func(opts Options) (Queue, error) { return NewMutex(opts) },
+		New:        func(opts Options) (Queue, error) { return asQueue(NewMutex(opts)) },
 		Guarantees: Guarantees{Atomic: true, PerObject: true, LockWhileProcessing: true},
 	},
 	{
 		Name:       "lockfree",
 		Doc:        "writers push into a lock-free MPMC queue of rings and never lock; one consumer takes under its own mutex; atomic mode",
-		New:        func(opts Options) (Queue, error) { return NewLockFree(opts) },
+		New:        func(opts Options) (Queue, error) { return asQueue(NewLockFree(opts)) },
 		Guarantees: Guarantees{Atomic: true},
 	},
+}
+
+// asQueue returns a constructor's result as a Queue, and a nil Queue (not
+// one holding a nil pointer) with its error.
+func asQueue[Q Queue](q Q, err error) (Queue, error) {
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
 }
 
 // newRealFIFO builds client-go's RealFIFO in one mode: atomic as informers

@@ -143,19 +143,25 @@ func (s informerSuite) fixture(t *testing.T, opts cache.SharedIndexInformerOptio
 	return &fixture{src: src, inf: s.newInformer(t, src.ListerWatcher(), &corev1.Pod{}, opts)}
 }
 
-// run starts the informer and waits until everything is idle; cleanup
-// stops it and waits for Run to return.
-func (f *fixture) run(t *testing.T) {
+// start runs the informer until the returned stop is called, which
+// returns once Run has.
+func (f *fixture) start() (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		f.inf.RunWithContext(ctx)
 	}()
-	t.Cleanup(func() {
+	return func() {
 		cancel()
 		<-done
-	})
+	}
+}
+
+// run starts the informer, stopped at cleanup, and waits until everything
+// is idle.
+func (f *fixture) run(t *testing.T) {
+	t.Cleanup(f.start())
 	synctest.Wait()
 	require.True(t, f.inf.HasSynced(), "informer not synced once idle")
 }
@@ -316,13 +322,7 @@ func (s informerSuite) listError(t *testing.T) {
 	}))
 	r := &recorder{}
 	add(t, f.inf, r)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f.inf.RunWithContext(ctx)
-	}()
-	defer func() { cancel(); <-done }()
+	defer f.start()()
 	time.Sleep(10 * time.Second) // past the Reflector's back-off
 	synctest.Wait()
 	mu.Lock()
@@ -506,17 +506,11 @@ func (s informerSuite) stop(t *testing.T) {
 	gate := make(chan struct{})
 	r := &recorder{gate: gate}
 	add(t, f.inf, r)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f.inf.RunWithContext(ctx)
-	}()
+	stop := f.start()
 	synctest.Wait()
 	assert.False(t, f.inf.IsStopped())
-	cancel()
-	close(gate) // a handler busy at stop is waited for
-	<-done
+	time.AfterFunc(time.Second, func() { close(gate) })
+	stop() // returns only once the handler, busy at the stop, has returned
 	assert.True(t, f.inf.IsStopped())
 	_, err := f.inf.AddEventHandler(&recorder{})
 	assert.Error(t, err, "AddEventHandler on a stopped informer")

@@ -31,6 +31,11 @@ type Source struct {
 	logRV    []int // the resource version of each log entry
 	watches  map[*sourceWatch]struct{}
 	listErrs []error
+	// expiredRV: watches from an older version are refused with 410 Gone,
+	// as a server refuses versions it has compacted away, so one opened
+	// after Expire from a list taken before it cannot miss what Put and
+	// Forget changed in between.
+	expiredRV int
 }
 
 // NewSource returns a Source holding copies of pods, which get resource
@@ -124,13 +129,16 @@ func (s *Source) Forget(namespace, name string) {
 }
 
 // Expire ends every open watch with 410 Gone once it has delivered what
-// was logged before, so the Reflector lists again; later watches are
-// unaffected.
+// was logged before, and refuses new watches from older versions, so the
+// Reflector lists again.
 func (s *Source) Expire() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.expiredRV = s.rv
 	for w := range s.watches {
-		w.expireAt = len(s.log)
+		if w.expireAt < 0 { // an earlier expiry stands: the watch missed what followed it
+			w.expireAt = len(s.log)
+		}
 	}
 	s.cond.Broadcast()
 }
@@ -140,6 +148,14 @@ func (s *Source) FailLists(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.listErrs = append(s.listErrs, errs...)
+}
+
+// Has reports whether namespace/name is stored.
+func (s *Source) Has(namespace, name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.pods[namespace+"/"+name]
+	return ok
 }
 
 // Pods returns copies of the stored pods keyed by namespace/name.
@@ -202,6 +218,9 @@ func (s *Source) watch(_ context.Context, opts metav1.ListOptions) (watch.Interf
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if from < s.expiredRV {
+		return nil, errExpired
+	}
 	w := &sourceWatch{s: s, ch: make(chan watch.Event), stop: make(chan struct{}), expireAt: -1}
 	for w.next < len(s.logRV) && s.logRV[w.next] <= from {
 		w.next++

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"math/rand/v2"
@@ -10,143 +11,176 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
-	"github.com/queuelab/queuelab/queues/registry"
-	"github.com/queuelab/queuelab/stores"
+	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
 
-// informerPopulations are BenchmarkInformerContention's sizes, built on
-// first use.
-var informerPopulations = map[int]func() *storePopulation{
-	10_000: sync.OnceValue(func() *storePopulation { return newStorePopulation(10_000) }),
-	40_000: scanPopulation,
+// informerObjects is BenchmarkInformerContention's population: the size at
+// which client-go's own benchmark sees its writer starve behind listers.
+const informerObjects = 40_000
+
+// contentionShape is one way readers list an informer's store while its
+// writer applies the watch.
+type contentionShape struct {
+	name     string
+	pop      func() *storePopulation
+	indexers func() cache.Indexers
+	// read is one lister round; it returns how many objects it saw and
+	// how many it should have.
+	read func(store cache.Indexer, p *storePopulation, rng *rand.Rand) (got, want int, err error)
 }
 
-// contentionAll widens BenchmarkInformerContention to every combination in
-// every cell (96 leaves of about -benchtime each: 13 minutes at -count 6).
-var contentionAll = flag.Bool("contention.all", false, "BenchmarkInformerContention: every store × DeltaFIFO combination at every size and reader count")
+// contentionShapes: client-go's BenchmarkSharedIndexInformer (every object
+// in one namespace, a read is ListAllByNamespace over all of them, the
+// namespace index only) and the lab's lister mix (100 namespaces, a read is
+// ListAllByNamespace of a random one, ListAll and a Get).
+var contentionShapes = []contentionShape{
+	{
+		name: "clientgo",
+		pop: sync.OnceValue(func() *storePopulation {
+			return newStorePopulation(informerObjects, 1)
+		}),
+		indexers: func() cache.Indexers { return cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc} },
+		read: func(store cache.Indexer, p *storePopulation, _ *rand.Rand) (int, int, error) {
+			n := 0
+			err := cache.ListAllByNamespace(store, "ns-0", labels.Everything(), func(any) { n++ })
+			return n, len(p.keys), err
+		},
+	},
+	{
+		name:     "lab",
+		pop:      scanPopulation,
+		indexers: testobj.Indexers,
+		read: func(store cache.Indexer, p *storePopulation, rng *rand.Rand) (int, int, error) {
+			n := 0
+			count := func(any) { n++ }
+			err := errors.Join(
+				cache.ListAllByNamespace(store, namespaces[rng.IntN(len(namespaces))], labels.Everything(), count),
+				cache.ListAll(store, labels.Everything(), count))
+			if _, ok, _ := store.GetByKey(p.keys[rng.IntN(len(p.keys))]); ok {
+				n++
+			}
+			total := len(p.keys)
+			return n, total + total/len(namespaces) + 1, err
+		},
+	},
+}
 
-// The combinations BenchmarkInformerContention runs in every cell: the
-// baseline, and the recommended informer (a store whose scans never block
-// its writer, and a DeltaFIFO in global FIFO order with PopBatch).
-const (
-	contentionBaseline    = registry.Baseline + "+" + registry.Baseline
-	contentionRecommended = "lockfree+ring"
-)
+// contentionStacks are the informers compared: client-go's shipped
+// informer ("clientgo+clientgo", the baseline) and the lab's drop-in
+// informer over the candidates' <store>+<fifo> (its defaults,
+// mutex+inorder-mutex, and the lock-free store under each queue family),
+// built by
+// pipeline.Stack.NewInformer; -contention.impls picks others ("all": every
+// store and FIFO name).
+var contentionStacks = flag.String("contention.impls", "clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-mutex,lockfree+inorder-lockfree,lockfree+deltafifo-ring,lockfree+deltafifo-sharded",
+	"BenchmarkInformerContention: the <store>+<fifo> stacks to compare, as `queuelab run --impl` takes them for the store pipeline")
 
-// BenchmarkInformerContention (issue 7) is client-go's
-// BenchmarkSharedIndexInformer over store × DeltaFIFO combinations: one
-// writer path — a producer playing the Reflector (Update into the
-// DeltaFIFO) and a consumer Popping (PopBatch where the queue has it) and
-// applying the deltas with processDeltas semantics to a stores.Indexer
-// (one Transaction per batch) — while readers goroutines list. A write
-// counts once the consumer has applied it to the store, where every reader
-// can see it; the producer keeps at most informerInFlight updates between
-// its Update and that point, as client-go's benchmark does, so writes/s is
-// the end-to-end apply rate, not the enqueue rate.
+// BenchmarkInformerContention (issues 7 and 17) is client-go's
+// BenchmarkSharedIndexInformer over the lab's informers: one writer
+// modifying objects through a watch (a FakeWatcher feeding the informer's
+// Reflector, FIFO, store and handler) while readers goroutines list the
+// store. A write counts when the handler hears of it, once applied to the
+// store; the writer keeps at most informerInFlight modifications between
+// its Modify and that point, as client-go's benchmark does, so writes/s is
+// the end-to-end apply rate through the informer, not the enqueue rate.
 //
-// One read is what a controller's listers do: ListAllByNamespace of a
-// random namespace through the namespace index (objects/100 objects),
-// ListAll of the whole store and a Get. The objects are those of the
-// store benchmarks (storePopulation); the store is filled through the
-// DeltaFIFO (Replace, then the consumer) before anything is measured.
-//
-// As in BenchmarkStoreScanContention, each b.Loop iteration is a fixed
-// measuring window (see contendRates), so ns/op is the window and the
-// rates are the result. That also means every leaf runs for -benchtime
-// whatever the window, so the matrix is sized to the lab's time budget:
-// every store × DeltaFIFO combination where issue 7 is decided
-// (objects=40000, readers=10), and the baseline and the recommended
-// combination in the other cells; -contention.all runs every combination
-// everywhere (BenchmarkStore and BenchmarkDeltaFIFO already show each
-// family's cost when nobody lists).
-//
-// client-go's RealFIFO, a peer of the DeltaFIFO family, is left out: as
-// registered, its Pop holds its lock across process just as DeltaFIFO's
-// does, and it would add a quarter to the time.
+// Each b.Loop iteration is a fixed measuring window (contendRates), so the
+// rates are the result and ns/op, the window, is suppressed.
 func BenchmarkInformerContention(b *testing.B) {
-	for _, n := range []int{10_000, 40_000} {
+	stacks, err := pipeline.Default().Select(pipeline.Store, *contentionStacks)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, shape := range contentionShapes {
 		for _, readers := range []int{0, 1, 10} {
-			every := *contentionAll || (n == 40_000 && readers == 10)
-			b.Run("objects="+strconv.Itoa(n)+"/readers="+strconv.Itoa(readers), func(b *testing.B) {
-				p := informerPopulations[n]()
-				for _, st := range stores.Impls {
-					for _, f := range deltafifo.Impls {
-						name := st.Name + "+" + f.Name
-						if f.Guarantees.Peer || !every && name != contentionBaseline && name != contentionRecommended {
-							continue
-						}
-						b.Run("impl="+name, func(b *testing.B) {
-							b.ReportAllocs()
-							inf := startInformer(b, st.New, f.New, p)
-							contendRates(b, readers, inf.read, inf.write, &inf.writes)
-							inf.stop(b)
-						})
-					}
+			b.Run("shape="+shape.name+"/objects="+strconv.Itoa(informerObjects)+"/readers="+strconv.Itoa(readers), func(b *testing.B) {
+				for _, st := range stacks {
+					b.Run("impl="+st.Name(pipeline.Store), func(b *testing.B) {
+						b.ReportAllocs()
+						inf := startInformer(b, st, shape)
+						contendRates(b, readers, inf.read, inf.write, &inf.writes)
+						inf.stop(b)
+						b.ReportMetric(0, "ns/op")
+					})
 				}
 			})
 		}
 	}
 }
 
-// informerInFlight is how many updates the producer may have written to
-// the DeltaFIFO but not yet seen applied (client-go's benchmark: 10).
+// informerInFlight is how many modifications the writer may have sent but
+// not yet seen applied (client-go's benchmark: 10).
 const informerInFlight = 10
 
-// informer is an informer's writer path over one store and one DeltaFIFO,
-// plus the readers' view of the store.
+// informer is one informer under test, the watch that feeds it and the
+// books of the measurement.
 type informer struct {
-	p     *storePopulation
-	order []int // the producer's key order, a permutation
-	q     cache.Queue
-	store *stores.Indexer
+	p       *storePopulation
+	shape   contentionShape
+	order   []int // the writer's key order, a permutation
+	watcher *watch.FakeWatcher
+	store   cache.Indexer
 
-	writes   atomic.Int64  // updates applied to the store
-	inFlight chan struct{} // one token per update not yet applied
-	added    atomic.Int64  // initial objects applied
+	writes   atomic.Int64  // modifications applied and notified
+	inFlight chan struct{} // one token per modification not yet applied
+	added    atomic.Int64  // initial objects notified
 	synced   chan struct{} // closed when all of them are
 	failed   atomic.Pointer[error]
 	broken   chan struct{} // closed on the first failure
-	done     chan struct{} // the consumer returned
+	cancel   context.CancelFunc
+	done     chan struct{} // the informer returned
 }
 
 var _ cache.ResourceEventHandler = (*informer)(nil)
 
-// startInformer builds the store and the DeltaFIFO, starts the consumer
-// and syncs p's version 0 through the queue, as a Reflector's initial List
-// does.
-func startInformer(b *testing.B, newStore stores.New, newQueue deltafifo.New, p *storePopulation) *informer {
+// startInformer builds stack st's informer over a FakeWatcher and a List
+// of the shape's population at version 0, runs it, and waits until the
+// handler has heard of every listed object.
+func startInformer(b *testing.B, st pipeline.Stack, shape contentionShape) *informer {
+	p := shape.pop()
 	inf := &informer{
 		p:        p,
+		shape:    shape,
 		order:    rand.New(rand.NewPCG(7, 11)).Perm(len(p.keys)),
-		store:    stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, newStore(testobj.Indexers())),
+		watcher:  watch.NewFakeWithChanSize(1, false),
 		inFlight: make(chan struct{}, informerInFlight),
 		synced:   make(chan struct{}),
 		broken:   make(chan struct{}),
 		done:     make(chan struct{}),
 	}
-	inf.q = newQueue(cache.DeltaFIFOOptions{
-		KeyFunction:           cache.MetaNamespaceKeyFunc,
-		KnownObjects:          inf.store,
-		EmitDeltaTypeReplaced: true,
+	list := &metav1.PartialObjectMetadataList{Items: make([]metav1.PartialObjectMetadata, len(p.keys))}
+	for i, o := range p.versions[0] {
+		list.Items[i] = *o
+	}
+	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) { return list, nil },
+		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) {
+			return inf.watcher, nil
+		},
+	}, listThenWatch{})
+	run, err := st.NewInformer(lw, &metav1.PartialObjectMetadata{}, pipeline.InformerOptions{
+		Indexers: shape.indexers(),
+		Handler:  inf,
+		Batch:    true,
+		OnError:  inf.fail,
 	})
-	c := consumer.New(inf.store, inf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inf.store = run.GetIndexer()
+	ctx, cancel := context.WithCancel(context.Background())
+	inf.cancel = cancel
 	go func() {
 		defer close(inf.done)
-		c.Run(inf.q, true, inf.fail)
+		run.RunWithContext(ctx)
 	}()
-	list := make([]any, len(p.keys))
-	for i, o := range p.versions[0] {
-		list[i] = o
-	}
-	if err := inf.q.Replace(list, "1"); err != nil {
-		inf.fail(err)
-	}
 	select {
 	case <-inf.synced:
 	case <-inf.broken:
@@ -155,10 +189,18 @@ func startInformer(b *testing.B, newStore stores.New, newQueue deltafifo.New, p 
 	return inf
 }
 
-// write is the producer's i-th update: version (i/n+1)%2 of the i-th key
-// in the producer's order, once fewer than informerInFlight are pending.
-// After a failure it writes nothing: an update the consumer failed to
-// apply never frees its slot.
+// listThenWatch opts the Reflector out of WatchList (streaming lists, on by
+// default in client-go v0.37): the FakeWatcher speaks list-then-watch.
+type listThenWatch struct{}
+
+// IsWatchListSemanticsUnSupported is what client-go's
+// watchlist.DoesClientNotSupportWatchListSemantics consults.
+func (listThenWatch) IsWatchListSemanticsUnSupported() bool { return true }
+
+// write is the writer's i-th modification: version (i/n+1)%2 of the i-th
+// key in the writer's order, once fewer than informerInFlight are pending.
+// After a failure it writes nothing: a modification the informer failed
+// to apply never frees its slot.
 func (inf *informer) write(i int) {
 	select {
 	case inf.inFlight <- struct{}{}:
@@ -166,33 +208,24 @@ func (inf *informer) write(i int) {
 		return
 	}
 	n := len(inf.order)
-	if err := inf.q.Update(inf.p.versions[(i/n+1)%2][inf.order[i%n]]); err != nil {
-		inf.fail(err)
-		<-inf.inFlight
-	}
+	inf.watcher.Modify(inf.p.versions[(i/n+1)%2][inf.order[i%n]])
 }
 
-// read is one lister round; a short result means the store lost objects.
+// read is one lister round of the shape; a short result means the store
+// lost objects.
 func (inf *informer) read(rng *rand.Rand, _ int) {
-	n := 0
-	count := func(any) { n++ }
-	if err := cache.ListAllByNamespace(inf.store, namespaces[rng.IntN(len(namespaces))], labels.Everything(), count); err != nil {
+	got, want, err := inf.shape.read(inf.store, inf.p, rng)
+	switch {
+	case err != nil:
 		inf.fail(err)
-	}
-	if err := cache.ListAll(inf.store, labels.Everything(), count); err != nil {
-		inf.fail(err)
-	}
-	if _, ok, _ := inf.store.GetByKey(inf.p.keys[rng.IntN(len(inf.p.keys))]); !ok {
-		n = -1
-	}
-	if total := len(inf.p.keys); n != total+total/len(namespaces) {
+	case got != want:
 		inf.fail(errReadLost)
 	}
 }
 
 var (
 	errReadLost   = errors.New("a read found fewer objects than were stored")
-	errUnexpected = errors.New("the consumer reported a deletion; the producer only updates")
+	errUnexpected = errors.New("the informer reported a deletion; the writer only modifies")
 )
 
 // OnAdd counts the initial sync.
@@ -218,10 +251,10 @@ func (inf *informer) fail(err error) {
 	}
 }
 
-// stop closes the queue, waits for the consumer (the producer has stopped,
-// so nothing waits for an in-flight slot) and fails b if anything failed.
+// stop ends the informer (the writer has stopped, so no Modify races the
+// watcher's close) and fails b if anything failed.
 func (inf *informer) stop(b *testing.B) {
-	inf.q.Close()
+	inf.cancel()
 	<-inf.done
 	if err := inf.failed.Load(); err != nil {
 		b.Fatal(*err)

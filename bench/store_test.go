@@ -33,10 +33,10 @@ type storePopulation struct {
 	keys     []string
 }
 
-func newStorePopulation(n int) *storePopulation {
+func newStorePopulation(n, namespaces int) *storePopulation {
 	p := &storePopulation{keys: make([]string, n)}
-	p.versions[0] = testobj.Population(n, storeNamespaces, storeApps)
-	p.versions[1] = testobj.Population(n, storeNamespaces, storeApps)
+	p.versions[0] = testobj.Population(n, namespaces, storeApps)
+	p.versions[1] = testobj.Population(n, namespaces, storeApps)
 	for i, o := range p.versions[1] {
 		o.ResourceVersion = "2"
 		p.keys[i] = testobj.Key(p.versions[0][i])
@@ -56,7 +56,7 @@ func valueNames(prefix string, n int) []string {
 	return names
 }
 
-var population = sync.OnceValue(func() *storePopulation { return newStorePopulation(storeObjects) })
+var population = sync.OnceValue(func() *storePopulation { return newStorePopulation(storeObjects, storeNamespaces) })
 
 // build returns a store made by newStore holding version 0 of p.
 func build(newStore stores.New, p *storePopulation) cache.ThreadSafeStore {
@@ -229,7 +229,7 @@ func benchMemory(b *testing.B, p *storePopulation) {
 
 // scanPopulation is the issue-7 scenario's size: client-go's informer
 // benchmark sees a single writer starve behind listers at this scale.
-var scanPopulation = sync.OnceValue(func() *storePopulation { return newStorePopulation(40000) })
+var scanPopulation = sync.OnceValue(func() *storePopulation { return newStorePopulation(40000, storeNamespaces) })
 
 // BenchmarkStoreScanContention (issue 7): readers goroutines each loop over
 // a full List and a ByIndex of one namespace (400 objects) while one writer

@@ -64,6 +64,11 @@ type Pacer struct {
 // NewPacer starts a schedule at start.
 func NewPacer(sched Schedule, start time.Time) *Pacer { return &Pacer{sched: sched, start: start} }
 
+// Pause moves every event not yet due d later, for a consumer that could
+// not take events for d for a reason the schedule must not count as
+// lateness. Not safe for use concurrently with Wait.
+func (p *Pacer) Pause(d time.Duration) { p.start = p.start.Add(d) }
+
 // Wait blocks until event i is due or stop is closed, and returns the
 // emission time to stamp it with (ns since start); ok is false if stop won.
 func (p *Pacer) Wait(i int, stop <-chan struct{}) (at int64, ok bool) {

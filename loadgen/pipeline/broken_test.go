@@ -15,7 +15,7 @@ import (
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/informer"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -80,19 +80,28 @@ func (s *flickeringStore) Get(key string) (any, bool) {
 	return obj, ok
 }
 
+// newDeltaFIFO is client-go's DeltaFIFO as an informer builds it, for the
+// broken FIFOs to wrap.
+func newDeltaFIFO(c informer.FIFOConfig) cache.Queue {
+	return cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: c.KnownObjects, EmitDeltaTypeReplaced: true, Transformer: c.Transformer})
+}
+
 // brokenRegistries are the real registries plus one broken entry per
-// family, so the broken stacks are resolved by name like any other.
+// family, so the broken stacks are resolved by name like any other. The
+// drop-in informer knows parts by name only, so stacks with a broken part
+// are assembled by hand (Stack.NewInformer), which takes a FIFO of the
+// DeltaFIFO contract: broken stores run over deltafifo-clientgo.
 func brokenRegistries() Registries {
 	r := Default()
 	r.WorkQs = append(r.WorkQs, WorkQEntry{Name: "dropsadds", New: func() workqueue.TypedInterface[string] {
 		return &droppingQueue{TypedInterface: workqueue.NewTyped[string]()}
 	}, Guarantees: workq.Guarantees{}})
-	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: func(o cache.DeltaFIFOOptions) cache.Queue {
-		return &losingFIFO{Queue: cache.NewDeltaFIFOWithOptions(o)}
-	}, Guarantees: deltafifo.Guarantees{}})
-	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "failsresync", New: func(o cache.DeltaFIFOOptions) cache.Queue {
-		return &failingResync{Queue: cache.NewDeltaFIFOWithOptions(o)}
-	}, Guarantees: deltafifo.Guarantees{}})
+	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: func(c informer.FIFOConfig) cache.Queue {
+		return &losingFIFO{Queue: newDeltaFIFO(c)}
+	}})
+	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "failsresync", New: func(c informer.FIFOConfig) cache.Queue {
+		return &failingResync{Queue: newDeltaFIFO(c)}
+	}})
 	r.Stores = append(r.Stores, StoreEntry{Name: "losesdelete", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &losingStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
 	}, Guarantees: stores.Guarantees{}})
@@ -127,11 +136,11 @@ func TestBrokenImplementationsAreCaught(t *testing.T) {
 		{WorkQueue, "dropsadds", sparse, []account.Check{account.NotReconciled}},
 		{Informer, "clientgo+clientgo+dropsadds", sparse, []account.Check{account.NotReconciled}},
 		{Informer, "clientgo+losesdelete+clientgo", nil, []account.Check{account.DeleteMismatch}},
-		{Informer, "losesdelete+clientgo+clientgo", noReadds, []account.Check{account.StoreMismatch, account.StaleRead, account.NotReconciled}},
+		{Informer, "losesdelete+deltafifo-clientgo+clientgo", noReadds, []account.Check{account.StoreMismatch, account.StaleRead, account.NotReconciled}},
 		{Store, "clientgo+losesdelete", nil, []account.Check{account.DeleteMismatch}},
-		{Store, "losesdelete+clientgo", noReadds, []account.Check{account.StoreMismatch}},
-		{Informer, "flickers+clientgo+clientgo", nil, []account.Check{account.StaleRead}},
-		{Store, "flickers+clientgo", nil, []account.Check{account.StaleRead}},
+		{Store, "losesdelete+deltafifo-clientgo", noReadds, []account.Check{account.StoreMismatch}},
+		{Informer, "flickers+deltafifo-clientgo+clientgo", nil, []account.Check{account.StaleRead}},
+		{Store, "flickers+deltafifo-clientgo", nil, []account.Check{account.StaleRead}},
 	}
 	reg := brokenRegistries()
 	for _, c := range cases {

@@ -4,12 +4,14 @@
 //   - workqueue: producers Add keys (the stream's key popularity), workers
 //     Get, reconcile (configurable cost and error rate: errors go back with
 //     AddRateLimited, successes Forget) and Done.
-//   - informer: stream → client-go's real Reflector → a DeltaFIFO → store
-//     and handlers (client-go's processDeltas semantics, optionally in
-//     PopBatch/Transaction batches) → a workqueue → workers that read the
-//     object back through the store (GetByKey, ByIndex on its namespace).
-//   - store: stream → Reflector → DeltaFIFO → store, with readers doing Get,
-//     ByIndex and List against it (lister traffic), measuring staleness.
+//   - informer: stream → an informer (client-go's shipped
+//     cache.NewSharedIndexInformer for the all-client-go stack, the lab's
+//     drop-in informer.NewSharedIndexInformer over a store and a FIFO
+//     otherwise; see Stack.NewInformer) → its handler → a workqueue →
+//     workers that read the object back through the store (GetByKey,
+//     ByIndex on its namespace).
+//   - store: stream → an informer → store, with readers doing Get, ByIndex
+//     and List against it (lister traffic), measuring staleness.
 //
 // Every stage comes from a registry entry, so new implementations join the
 // comparison when they are registered, with no change here.
@@ -20,7 +22,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/informer"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
@@ -62,7 +64,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 // Entry types of the three families a stack draws from.
 type (
 	StoreEntry = registry.Entry[stores.New, stores.Guarantees]
-	FIFOEntry  = registry.Entry[deltafifo.New, deltafifo.Guarantees]
+	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
 	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
 )
 
@@ -103,7 +105,7 @@ func (s Stack) names(k Kind) []string {
 // families' registries, tests substitute their own entries.
 type Registries struct {
 	Stores registry.List[stores.New, stores.Guarantees]
-	FIFOs  registry.List[deltafifo.New, deltafifo.Guarantees]
+	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
 	WorkQs registry.List[workq.New[string], workq.Guarantees]
 }
 
@@ -111,7 +113,26 @@ type Registries struct {
 // edits or appends to them (tests building fixtures) cannot change the
 // registries themselves.
 func Default() Registries {
-	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: slices.Clone(deltafifo.Impls), WorkQs: slices.Clone(workq.Impls[string]())}
+	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: InformerFIFOs(), WorkQs: slices.Clone(workq.Impls[string]())}
+}
+
+// InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",
+// the RealFIFO client-go v0.37's informer pops from (the drop-in's
+// informer.ClientGoFIFO; with the clientgo store the stack is client-go's
+// whole informer), then the drop-in's others (informer.FIFOs: the lab's
+// in-order FIFOs as "inorder-<name>", the DeltaFIFO family as
+// "deltafifo-<name>").
+func InformerFIFOs() registry.List[informer.NewFIFO, informer.FIFOGuarantees] {
+	out := make(registry.List[informer.NewFIFO, informer.FIFOGuarantees], 0, len(informer.FIFOs))
+	for _, e := range informer.FIFOs {
+		if e.Name == informer.ClientGoFIFO {
+			e.Name = registry.Baseline
+			out = slices.Insert(out, 0, e)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // family is one registry seen through names, for resolution.

@@ -33,6 +33,9 @@ type env struct {
 	// reconciles counts reconciles in the measured phase; each worker adds
 	// its own count once, when it exits.
 	reconciles atomic.Int64
+	// relisting, if set, reports a Reflector waiting out its relist
+	// backoff, which drain does not take for a stall.
+	relisting func() bool
 }
 
 // now is the run's clock in ns; emissions and covers use the same one.

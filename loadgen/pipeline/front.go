@@ -12,21 +12,17 @@ import (
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
-	"github.com/queuelab/queuelab/stores"
 )
 
 // front is the informer half both the informer and the store pipelines
-// share: source → client-go's Reflector → DeltaFIFO → consumer writing the
-// store (a stores.Indexer over the registry's store) and notifying a
-// handler.
+// share: source → the stack's informer (Stack.NewInformer: client-go's
+// shipped informer for the all-client-go stack) → store, and a handler told
+// of every change applied.
 type front struct {
 	e     *env
 	src   *watchsrc.Source
+	inf   InformerPath
 	store cache.Indexer
-	fifo  cache.Queue
-	refl  *cache.Reflector
-	cons  *consumer.Consumer
 }
 
 // indexers are the informer store's indexes: namespace (what listers use)
@@ -43,44 +39,80 @@ func indexers() cache.Indexers {
 	}
 }
 
-// relistBackoff replaces the Reflector's default 0.8–30 s backoff between a
-// failed or expired watch and the next List: a relist storm in simulated
-// time must not turn into seconds of idle wall time.
+// relistBackoff replaces a hand-assembled Reflector's default 0.8–30 s
+// backoff between a failed or expired watch and the next List. The shipped
+// informer keeps client-go's; the source leaves that wait out of the
+// measured time (watchsrc.Stats.Paused) for every stack alike.
 var relistBackoff = wait.Backoff{Duration: time.Millisecond}
 
-func (e *env) newFront(st Stack, h cache.ResourceEventHandler) *front {
-	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, st.Store.New(indexers()))
-	fifo := st.FIFO.New(cache.DeltaFIFOOptions{
-		KeyFunction:           cache.MetaNamespaceKeyFunc,
-		KnownObjects:          store,
-		EmitDeltaTypeReplaced: true,
+func (e *env) newFront(st Stack, h cache.ResourceEventHandler) (*front, error) {
+	f := &front{e: e, src: watchsrc.New(e.stream, e.objs, e.led, e.o.Schedule, e.base)}
+	backoff := relistBackoff
+	inf, err := st.NewInformer(f.src.ListerWatcher(), &corev1.Pod{}, InformerOptions{
+		Indexers:  indexers(),
+		Handler:   h,
+		Transform: f.announce,
+		Batch:     e.o.Batch,
+		Backoff:   &backoff,
+		OnError:   func(error) { e.procErrs.Add(1) },
 	})
-	src := watchsrc.New(e.stream, e.objs, e.led, e.o.Schedule, e.base)
-	src.OnResync = func() {
-		// Counted like every swallowed error, so a broken Resync shows in the
-		// run's process_errors instead of vanishing.
-		if fifo.Resync() != nil {
-			e.procErrs.Add(1)
+	if err != nil {
+		return nil, err
+	}
+	f.inf, f.store = inf, inf.GetIndexer()
+	// A stack whose FIFO the pipeline can reach resyncs at the stream's
+	// resync markers, as a Reflector's resync timer would; the shipped
+	// informer resyncs only for handlers that ask, and these do not.
+	if r, ok := inf.(interface{ Resync() error }); ok {
+		f.src.OnResync = func() {
+			// Counted like every swallowed error, so a broken Resync shows
+			// in the run's process_errors instead of vanishing.
+			if r.Resync() != nil {
+				e.procErrs.Add(1)
+			}
 		}
 	}
-	backoff := relistBackoff
-	refl := cache.NewReflectorWithOptions(src.ListerWatcher(), &corev1.Pod{}, fifo, cache.ReflectorOptions{
-		Name:            "queuelab",
-		TypeDescription: "*v1.Pod",
-		Backoff:         &backoff,
-	})
-	return &front{e: e, src: src, store: store, fifo: fifo, refl: refl, cons: consumer.New(newBookedStore(store, e.led), h)}
+	return f, nil
 }
 
-// start runs the Reflector and the consumer until ctx ends (stop).
+// announce is the informer's transform: it tells the ledger that a write
+// of the object's key is on its way to the store (Begin) unless the store
+// already holds that very version, which no handler hears of again. It runs
+// as the object enters the FIFO, before any write it causes; the deletions
+// a relist implies never pass here and the source announces them. So every
+// notified write was announced, and a reader that finds a key absent can
+// tell a lost key from a racing delete whatever the informer's insides.
+func (f *front) announce(obj any) (any, error) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj, nil
+	}
+	k, kok := gen.KeyIndex(p.Name)
+	rv, rok := gen.RV(p)
+	if !kok || !rok || k >= f.e.led.Keys() {
+		return obj, nil
+	}
+	if old, exists, _ := f.store.GetByKey(f.e.objs.Key(k)); exists && sameRV(old, rv) {
+		return obj, nil
+	}
+	f.e.led.Begin(k)
+	return obj, nil
+}
+
+// sameRV reports whether obj is a stream object at resourceVersion rv.
+func sameRV(obj any, rv uint64) bool {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return false
+	}
+	orv, ok := gen.RV(p)
+	return ok && orv == rv
+}
+
+// start runs the informer until ctx ends (the caller cancels and waits).
 func (f *front) start(ctx context.Context, wg *sync.WaitGroup) {
-	wg.Go(func() { f.refl.RunWithContext(ctx) })
-	wg.Go(func() { f.cons.Run(f.fifo, f.e.o.Batch, func(error) { f.e.procErrs.Add(1) }) })
+	wg.Go(func() { f.inf.RunWithContext(ctx) })
 }
-
-// stop closes the queue so the consumer returns; the caller cancels the
-// Reflector's context and waits.
-func (f *front) stop() { f.fifo.Close() }
 
 // expect is what Verify checks the store against.
 func (f *front) expect() account.Expect {
@@ -124,10 +156,11 @@ func keyOf(obj any) (int, bool) {
 	return 0, false
 }
 
-// applied books a store write of obj, for stale-read checks, and returns
-// its key and resourceVersion (ok false: not a stream object, counted as a
-// process error).
-func (e *env) applied(obj any) (k int, rv uint64, ok bool) {
+// applied books a store write of obj (replacing old, nil for an add), for
+// stale-read checks, and returns its key and resourceVersion (ok false: not
+// a stream object, counted as a process error). A write of the version the
+// store already held was never announced (see announce) and is not booked.
+func (e *env) applied(old, obj any) (k int, rv uint64, ok bool) {
 	p, isPod := obj.(*corev1.Pod)
 	if !isPod {
 		e.procErrs.Add(1)
@@ -139,7 +172,9 @@ func (e *env) applied(obj any) (k int, rv uint64, ok bool) {
 		e.procErrs.Add(1)
 		return 0, 0, false
 	}
-	e.led.Applied(k, rv, false)
+	if old == nil || !sameRV(old, rv) {
+		e.led.Applied(k, rv, false)
+	}
 	return k, rv, true
 }
 

@@ -10,10 +10,11 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
-// informerRun is Reflector → DeltaFIFO → store + handler → workqueue →
-// workers reading the store.
+// informerRun is the stack's informer (source → Reflector → FIFO → store
+// + handler) → workqueue → workers reading the store.
 type informerRun struct {
 	e      *env
 	f      *front
@@ -24,11 +25,14 @@ type informerRun struct {
 	wg     sync.WaitGroup
 }
 
-func newInformerRun(e *env, st Stack, layer Layer) *informerRun {
+func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
 	r := &informerRun{e: e, q: layer(st.WorkQ.New(), newLimiter())}
-	r.f = e.newFront(st, enqueuer{e: e, q: r.q})
+	var err error
+	if r.f, err = e.newFront(st, enqueuer{e: e, q: r.q}); err != nil {
+		return nil, err
+	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
-	return r
+	return r, nil
 }
 
 func (r *informerRun) start() {
@@ -50,7 +54,6 @@ func (r *informerRun) stored() int                   { return len(r.f.store.List
 func (r *informerRun) stop() {
 	r.q.ShutDown()
 	r.cancel()
-	r.f.stop()
 	r.wg.Wait()
 }
 
@@ -60,7 +63,8 @@ func (r *informerRun) expect() account.Expect {
 	return e
 }
 
-func (r *informerRun) finish(res *Result) { res.Source = r.f.src.Stats() }
+func (r *informerRun) finish(res *Result)       { res.Source = r.f.src.Stats() }
+func (r *informerRun) source() *watchsrc.Source { return r.f.src }
 
 // enqueuer is the informer's event handler: every notification enqueues
 // the object's key, as a controller's handlers do; deletions are counted
@@ -73,10 +77,10 @@ type enqueuer struct {
 var _ cache.ResourceEventHandler = enqueuer{}
 
 // OnAdd implements cache.ResourceEventHandler.
-func (h enqueuer) OnAdd(obj any, _ bool) { h.e.applied(obj); h.enqueue(obj) }
+func (h enqueuer) OnAdd(obj any, _ bool) { h.e.applied(nil, obj); h.enqueue(obj) }
 
 // OnUpdate implements cache.ResourceEventHandler.
-func (h enqueuer) OnUpdate(_, obj any) { h.e.applied(obj); h.enqueue(obj) }
+func (h enqueuer) OnUpdate(old, obj any) { h.e.applied(old, obj); h.enqueue(obj) }
 
 // OnDelete implements cache.ResourceEventHandler.
 func (h enqueuer) OnDelete(obj any) {

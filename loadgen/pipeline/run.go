@@ -10,6 +10,7 @@ import (
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -34,6 +35,9 @@ type runner interface {
 	stop()
 	expect() account.Expect
 	finish(*Result)
+	// source is the watch source the pipeline lists and watches (nil
+	// without one).
+	source() *watchsrc.Source
 }
 
 // Run drives stream s (with objects objs) through pipeline k built from st
@@ -49,16 +53,22 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	if layer == nil {
 		layer = DefaultLayer(st.WorkQ.Name == registry.Baseline)
 	}
-	var r runner
+	var (
+		r   runner
+		err error
+	)
 	switch k {
 	case WorkQueue:
 		r = newWorkqueueRun(e, st, layer)
 	case Informer:
-		r = newInformerRun(e, st, layer)
+		r, err = newInformerRun(e, st, layer)
 	case Store:
-		r = newStoreRun(e, st)
+		r, err = newStoreRun(e, st)
 	default:
 		return nil, fmt.Errorf("unknown pipeline %q", k)
+	}
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Pipeline: k, Impl: st.Name(k), Baseline: st.IsBaseline(k), Digest: s.Digest}
 
@@ -90,8 +100,20 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	e.measuring.Store(true)
 	t0 := time.Now()
 	r.release()
+	src := r.source()
+	var paused0 time.Duration
+	if src != nil {
+		paused0 = src.Stats().Paused
+		e.relisting = src.Relisting
+	}
 	res.Stalled = e.drain(ctx, r.exhausted(), nil)
 	res.Duration = time.Since(t0)
+	if src != nil {
+		// A relist backoff is a wait for real time that the stream's
+		// compressed simulated time would multiply; no stack is charged
+		// for it (watchsrc.Stats.Paused).
+		res.Duration -= src.Stats().Paused - paused0
+	}
 	e.measuring.Store(false)
 	heapPeak, peaks := sampler.Stop()
 	usage := metrics.ReadSnapshot().Since(snap0)
@@ -131,6 +153,10 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	return res, ctx.Err()
 }
 
+// relistStall is how long a pipeline whose Reflector is in its relist
+// backoff may go without progress before it counts as stalled.
+const relistStall = 2 * time.Minute
+
 func sub(a, b uint64) uint64 {
 	if a < b {
 		return 0
@@ -158,9 +184,15 @@ func (e *env) drain(ctx context.Context, exhausted <-chan struct{}, ready func()
 		if done {
 			return false
 		}
+		stall := e.o.Stall
+		if e.relisting != nil && e.relisting() {
+			// client-go's Reflector waits up to a minute (30 s with jitter
+			// up to 2×) before it lists again.
+			stall = max(stall, relistStall)
+		}
 		if p := e.progress.Load() + e.led.Emitted(); p != last {
 			last, lastAt = p, time.Now()
-		} else if time.Since(lastAt) > e.o.Stall {
+		} else if time.Since(lastAt) > stall {
 			return true
 		}
 		select {

@@ -10,10 +10,11 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
-// storeRun is the informer's writer path (Reflector → DeltaFIFO → store)
-// under lister traffic: readers doing Get, ByIndex and List against the
+// storeRun is the informer's writer path (source → the stack's informer →
+// store) under lister traffic: readers doing Get, ByIndex and List against the
 // store the writer is applying the stream to.
 type storeRun struct {
 	e      *env
@@ -27,11 +28,14 @@ type storeRun struct {
 	reads  atomic.Int64
 }
 
-func newStoreRun(e *env, st Stack) *storeRun {
+func newStoreRun(e *env, st Stack) (*storeRun, error) {
 	r := &storeRun{e: e, w: &applier{e: e, lat: metrics.NewLatency()}, rstop: make(chan struct{})}
-	r.f = e.newFront(st, r.w)
+	var err error
+	if r.f, err = e.newFront(st, r.w); err != nil {
+		return nil, err
+	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
-	return r
+	return r, nil
 }
 
 func (r *storeRun) start() { r.f.start(r.ctx, &r.wg) }
@@ -51,12 +55,12 @@ func (r *storeRun) depth() int64                  { return 0 }
 func (r *storeRun) latencies() []*metrics.Latency { return []*metrics.Latency{r.w.lat} }
 func (r *storeRun) stored() int                   { return len(r.f.store.ListKeys()) }
 func (r *storeRun) expect() account.Expect        { return r.f.expect() }
+func (r *storeRun) source() *watchsrc.Source      { return r.f.src }
 
 func (r *storeRun) stop() {
 	close(r.rstop)
 	r.rwg.Wait()
 	r.cancel()
-	r.f.stop()
 	r.wg.Wait()
 }
 
@@ -115,12 +119,13 @@ func (r *storeRun) read(seed uint64) {
 //
 // Its latency is the change's staleness: from the change's emission (the
 // time the watch source was due to send it, so a late emitter counts) to
-// the moment the consumer has written the key's newest state to the store,
-// measured from the oldest change of the key not yet written. The handler
-// runs right after the write (after the whole Transaction, with
-// PopBatch), when every reader can see it; a store whose transactions are
-// not atomic shows each write a little earlier, which makes the figure an
-// upper bound by at most one batch. The cost on the writer's path is one
+// the moment the handler hears the key's newest state was written to the
+// store, measured from the oldest change of the key not yet written. The
+// handler runs after the write (after the whole transaction, with
+// PopBatch; for the shipped informer, after its processorListener's
+// hand-off too), when every reader can see it; a reader may see a write a
+// little earlier, which makes the figure an upper bound by at most one
+// batch and one hand-off, which is what a controller's handler waits. The cost on the writer's path is one
 // clock read, one uncontended per-key lock and one histogram record.
 type applier struct {
 	e      *env
@@ -131,13 +136,13 @@ type applier struct {
 var _ cache.ResourceEventHandler = (*applier)(nil)
 
 // OnAdd implements cache.ResourceEventHandler.
-func (a *applier) OnAdd(obj any, _ bool) { a.apply(obj) }
+func (a *applier) OnAdd(obj any, _ bool) { a.apply(nil, obj) }
 
 // OnUpdate implements cache.ResourceEventHandler.
-func (a *applier) OnUpdate(_, obj any) { a.apply(obj) }
+func (a *applier) OnUpdate(old, obj any) { a.apply(old, obj) }
 
-func (a *applier) apply(obj any) {
-	if k, rv, ok := a.e.applied(obj); ok {
+func (a *applier) apply(old, obj any) {
+	if k, rv, ok := a.e.applied(old, obj); ok {
 		a.done(a.e.led.CoverState(k, rv, true, a.e.now()))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
 // workqueueRun is producers Adding the stream's keys to a rate-limited
@@ -22,6 +23,9 @@ type workqueueRun struct {
 	wg      sync.WaitGroup // workers
 	prod    sync.WaitGroup // producers
 }
+
+// source is nil: producers add keys, nothing lists or watches.
+func (r *workqueueRun) source() *watchsrc.Source { return nil }
 
 func newWorkqueueRun(e *env, st Stack, layer Layer) *workqueueRun {
 	return &workqueueRun{

@@ -58,7 +58,13 @@ type Source struct {
 	objIdx int           // object events taken effect (the pacing index)
 	ended  bool
 
+	// relistAt is when the active watch ended with "410 Gone" (run clock,
+	// ns; 0: none pending); the next List ends the pause.
+	relistAt int64
+
 	lists, relists, disconnects, watches atomic.Int64
+	paused                               atomic.Int64
+	relisting                            atomic.Bool
 }
 
 // New serves s (objects built by objs), recording emissions in led on the
@@ -101,12 +107,24 @@ type Stats struct {
 	Relists, Disconnects int64
 	// Watches counts Watch calls.
 	Watches int64
+	// Paused is the time from every "410 Gone" to the List that followed:
+	// the Reflector's backoff (0.8 s and doubling, in client-go's shipped
+	// informer) plus the hand-over. A real-time wait meant for relists
+	// minutes apart, it would swamp a stream that compresses minutes of
+	// simulated time into seconds, so the schedule is paused over it and
+	// pipelines leave it out of their measured time.
+	Paused time.Duration
 }
 
 // Stats reports what happened so far.
 func (s *Source) Stats() Stats {
-	return Stats{Lists: s.lists.Load(), Relists: s.relists.Load(), Disconnects: s.disconnects.Load(), Watches: s.watches.Load()}
+	return Stats{Lists: s.lists.Load(), Relists: s.relists.Load(), Disconnects: s.disconnects.Load(), Watches: s.watches.Load(),
+		Paused: time.Duration(s.paused.Load())}
 }
+
+// Relisting reports whether a watch ended with "410 Gone" and the
+// Reflector has not listed again yet: it is in its backoff, not stalled.
+func (s *Source) Relisting() bool { return s.relisting.Load() }
 
 // IsWatchListSemanticsUnSupported opts the Reflector out of WatchList
 // (streaming lists): the source speaks list-then-watch. client-go consults
@@ -134,6 +152,14 @@ func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, 
 		return nil, fmt.Errorf("watchsrc: List while a watch is active")
 	}
 	now := s.now()
+	if s.relistAt > 0 {
+		gap := time.Duration(now - s.relistAt)
+		s.relistAt = 0
+		s.relisting.Store(false)
+		s.pacer.Pause(gap)
+		s.startAt += int64(gap)
+		s.paused.Add(int64(gap))
+	}
 	// Counted once the list is built and booked, so a List count > 0 means
 	// the initial sync's changes are in the ledger.
 	defer s.lists.Add(1)
@@ -150,6 +176,9 @@ func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, 
 			items = append(items, obj)
 		} else if s.view[k] {
 			s.led.Emit(k, s.stream.RVAt(s.next), true, now)
+			// The Replace deletes it as a tombstone, which no transform
+			// sees: announce the write here (see account.Ledger.Begin).
+			s.led.Begin(k)
 		}
 		s.view[k] = obj != nil
 	}

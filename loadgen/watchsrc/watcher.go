@@ -73,6 +73,8 @@ func (w *watcher) run() {
 			}
 		case gen.Relist:
 			s.relists.Add(1)
+			s.relistAt = s.now()
+			s.relisting.Store(true)
 			status := apierrors.NewResourceExpired("queuelab: relist").ErrStatus
 			w.send(watch.Event{Type: watch.Error, Object: &status})
 			return

@@ -399,6 +399,11 @@ func (c *lockFreeCore[T]) done(item T) {
 			c.push(r, gen, prioOf(w))
 			return
 		}
+		// Stale pushes of the record (from raises) may sit in a lower
+		// priority's ring until a Get drops them; they must not keep the
+		// item. Nothing reads key once the record is dead.
+		var zero T
+		r.key = zero
 		c.recs.Compute(item, func(old *lfRec[T], loaded bool) (*lfRec[T], xsync.ComputeOp) {
 			if loaded && old == r {
 				return nil, xsync.DeleteOp

@@ -219,13 +219,14 @@ func (c *lockFreeCore[T]) addAll(o AddOpts, items []T) {
 	}
 }
 
-// addLater puts item in the delay line, unless it is ready already, in
-// which case only its priority may rise, as in controller-runtime.
+// addLater puts item in the delay line, unless it is ready already (queued,
+// or queued again while processed), in which case only its priority may
+// rise, as in controller-runtime.
 func (c *lockFreeCore[T]) addLater(item T, prio int32, after time.Duration) {
 	if m := c.s.metrics; m != nil {
 		m.retries.Inc()
 	}
-	if r, ok := c.recs.Load(item); ok && r.w.Load()&fQueued != 0 {
+	if r, ok := c.recs.Load(item); ok && r.w.Load()&(fQueued|fDirty) != 0 {
 		c.addNow(item, prio)
 		return
 	}

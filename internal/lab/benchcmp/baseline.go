@@ -5,10 +5,16 @@ import (
 	"strings"
 )
 
+// UpstreamFallback is the baseline of a family client-go has no
+// implementation of: controller-runtime's priority queue, what every
+// controller-runtime controller runs by default.
+const UpstreamFallback = "controllerruntime"
+
 // BaselineOf returns the column of cols that plays the baseline's part: the
 // baseline itself, or for composed implementations ("store+fifo+workq", as
 // load runs name them) the combination made only of the baseline
-// ("clientgo+clientgo+clientgo"); "" if there is none.
+// ("clientgo+clientgo+clientgo"); UpstreamFallback for a family that has
+// no baseline column but has it; "" if there is none.
 func BaselineOf(cols []string, baseline string) string {
 	if slices.Contains(cols, baseline) {
 		return baseline
@@ -18,6 +24,9 @@ func BaselineOf(cols []string, baseline string) string {
 		if len(parts) > 1 && !slices.ContainsFunc(parts, func(p string) bool { return p != baseline }) {
 			return c
 		}
+	}
+	if slices.Contains(cols, UpstreamFallback) {
+		return UpstreamFallback
 	}
 	return ""
 }

@@ -31,8 +31,8 @@ func headline(recs []Recommendation) []Recommendation {
 // implementation to use and how much faster and leaner it is than the
 // baseline. link is the page that holds the family sections
 // ("results/README.md" from the top level, "" from the results page).
-func writeHeadlineTable(pr printer, lines []Recommendation, baseline, link string) {
-	pr("| family | use | speed vs %s | memory | allocations per op | numbers from |\n|---|---|---|---|---|---|\n", code(baseline))
+func writeHeadlineTable(pr printer, lines []Recommendation, link string) {
+	pr("| family | use | speed vs upstream | memory | allocations per op | numbers from |\n|---|---|---|---|---|---|\n")
 	for _, l := range lines {
 		f := l.Family
 		use, impl := code(l.Choice), l.Choice
@@ -107,11 +107,11 @@ func headlineBlock(lines []Recommendation, baseline string) string {
 		pr("No results with a `%s` baseline yet: see [results/README.md](results/README.md).\n", baseline)
 		return b.String()
 	}
-	pr("The best implementation of each family against %s, measured in the same run. Speed is the geometric mean "+
+	pr("The best implementation of each family against the upstream one controllers run today (%s; %s for the priority queues), measured in the same run. Speed is the geometric mean "+
 		"over the family's benchmarks of time per op (or of its rates, where its benchmarks measure windows), "+
 		"counting differences that are not significant or below 5%% as none; memory (allocated per op, or held where "+
-		"no op is measured) and allocations are summed over its benchmarks. Every table, chart and rule: [results/README.md](results/README.md).\n\n", code(baseline))
-	writeHeadlineTable(pr, lines, baseline, "results/README.md")
+		"no op is measured) and allocations are summed over its benchmarks. Every table, chart and rule: [results/README.md](results/README.md).\n\n", code(baseline), code(benchcmp.UpstreamFallback))
+	writeHeadlineTable(pr, lines, "results/README.md")
 	return b.String()
 }
 

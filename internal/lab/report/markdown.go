@@ -40,7 +40,7 @@ func (p *page) write(w io.Writer) {
 	}
 	if len(p.lines) > 0 {
 		pr("## Headline\n\n")
-		writeHeadlineTable(pr, p.lines, p.opts.Baseline, "")
+		writeHeadlineTable(pr, p.lines, "")
 		pr("\n")
 	}
 	p.writeMethod(pr)

@@ -154,3 +154,21 @@ tidy: ## go mod tidy
 .PHONY: load
 load: ## The lab's main job: the default scenario over every implementation stack vs client-go, medians of LOAD_COUNT rounds
 	$(GO) run ./cmd/queuelab run --count $(LOAD_COUNT) $(LOAD_FLAGS)
+
+# e2e: the controller scenarios against a real kube-apiserver and etcd,
+# started by controller-runtime's envtest as controller authors do.
+# loadgen/e2e/assets.sh builds kube-apiserver from the k8s.io/kubernetes
+# module once (about 12 minutes on 2 cores, cached under ~/.cache/queuelab)
+# and installs Debian's etcd-server with apt-get if etcd is missing.
+E2E_SCENARIOS ?= controller-kcm,controller-restart,controller-wide,controller-plain
+E2E_COUNT     ?= 1
+E2E_OBJECTS   ?= 1000
+E2E_EVENTS    ?= 2000
+E2E_BENCH     ?=
+
+.PHONY: e2e
+e2e: ## Controller scenarios against a real kube-apiserver + etcd via envtest (builds them if missing; E2E_SCENARIOS, E2E_COUNT, E2E_BENCH=file)
+	@set -e; assets=$$(sh loadgen/e2e/assets.sh); \
+	  KUBEBUILDER_ASSETS=$$assets E2E_SCENARIOS='$(E2E_SCENARIOS)' E2E_COUNT=$(E2E_COUNT) \
+	  E2E_OBJECTS=$(E2E_OBJECTS) E2E_EVENTS=$(E2E_EVENTS) E2E_BENCH='$(if $(E2E_BENCH),$(abspath $(E2E_BENCH)))' \
+	  $(GO) test -tags e2e -count=1 -timeout 90m -v -run TestControllersAgainstAPIServer ./loadgen/e2e/

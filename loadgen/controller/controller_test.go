@@ -2,10 +2,12 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
@@ -62,6 +64,35 @@ func TestRunIsLedgerClean(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestRunAPIIsLedgerClean drives the API-server path (writers through a
+// clientset, informers listing and watching through it) over client-go's
+// fake clientset, so `make e2e` only adds the real server.
+func TestRunAPIIsLedgerClean(t *testing.T) {
+	cfg := gen.Defaults()
+	cfg.Objects, cfg.Namespaces, cfg.Labels, cfg.Events = 200, 4, 10, 600
+	cfg.RelistEvery, cfg.Missed = 0, 0
+	s, err := gen.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := gen.NewObjects(s)
+	for _, st := range Styles {
+		for i, sk := range []Stack{Baseline(st), {Informer: "lockfree+mutex", Queue: "ring"}} {
+			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {
+				o := DefaultOptions()
+				o.ErrorRate = 0.05
+				res, err := RunAPI(context.Background(), fake.NewClientset(), fmt.Sprintf("t%d", i), st, sk, s, objs, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.OK() {
+					t.Fatalf("run failed: stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
+				}
+			})
 		}
 	}
 }

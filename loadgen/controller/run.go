@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	listersv1 "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -55,6 +56,9 @@ type run struct {
 	procErrs       atomic.Int64
 	// lats is a pool of latency histograms, one per concurrent reconcile.
 	lats    chan *metrics.Latency
+	// version reads the per-key increasing version the ledger books: the
+	// resourceVersion offline, an annotation against an API server.
+	version func(metav1.Object) (uint64, bool)
 	allLats []*metrics.Latency
 	staleMu sync.Mutex
 	stale   *metrics.Latency
@@ -87,7 +91,7 @@ func (r *run) reconcile(namespace, name string) error {
 	}
 	var rv uint64
 	if exists {
-		rv, _ = gen.RV(pod)
+		rv, _ = r.version(pod)
 		sel := labels.SelectorFromSet(labels.Set{gen.AppLabel: pod.Labels[gen.AppLabel]})
 		for range r.o.Lists {
 			if _, err := pods.List(sel); err != nil {
@@ -178,7 +182,7 @@ func (r *run) keyRV(obj any) (int, uint64, bool) {
 		return 0, 0, false
 	}
 	k, kok := gen.KeyIndex(p.Name)
-	rv, rok := gen.RV(p)
+	rv, rok := r.version(p)
 	return k, rv, kok && rok && k < r.led.Keys()
 }
 
@@ -229,6 +233,25 @@ type controllerRun interface {
 	depth() int
 }
 
+// feed is where the watch events come from: the seeded source offline,
+// writers through a clientset against an API server.
+type feed interface {
+	// listerWatcher is what the informer lists and watches.
+	listerWatcher() cache.ListerWatcher
+	// release starts the measured stream.
+	release()
+	exhausted() <-chan struct{}
+	stats() watchsrc.Stats
+}
+
+// sourceFeed is the lab's seeded watch source.
+type sourceFeed struct{ *watchsrc.Source }
+
+func (f sourceFeed) listerWatcher() cache.ListerWatcher { return f.ListerWatcher() }
+func (f sourceFeed) release()                           { f.Start() }
+func (f sourceFeed) exhausted() <-chan struct{}         { return f.Exhausted() }
+func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
+
 // Run drives stream s (objects objs) through a controller of style st on
 // stack sk and returns the measurements and the verdict. An error means
 // the run could not happen; an incorrect run returns a Result whose OK is
@@ -237,12 +260,16 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	ie, err := lookupInformer(sk.Informer)
-	if err != nil {
-		return nil, err
-	}
+	r := newRun(s, objs, o)
+	src := watchsrc.New(s, objs, r.led, o.Schedule, r.base)
+	src.OnEmit = r.onEmit
+	return r.drive(ctx, st, sk, sourceFeed{src})
+}
+
+func newRun(s *gen.Stream, objs *gen.Objects, o Options) *run {
 	r := &run{
 		o: o, stream: s, objs: objs, led: account.New(s.Universe()), base: time.Now(),
+		version: func(m metav1.Object) (uint64, bool) { return gen.RV(m) },
 		emitAt:      make([]atomic.Int64, len(s.Events)+1),
 		initialSeen: make([]atomic.Bool, s.Config.Objects),
 		lats:        make(chan *metrics.Latency, o.Workers),
@@ -253,11 +280,19 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 		r.allLats = append(r.allLats, l)
 		r.lats <- l
 	}
-	src := watchsrc.New(s, objs, r.led, o.Schedule, r.base)
-	src.OnEmit = r.onEmit
+	return r
+}
+
+// drive runs the controller over src until every change was reconciled.
+func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result, error) {
+	o, s := r.o, r.stream
+	ie, err := lookupInformer(sk.Informer)
+	if err != nil {
+		return nil, err
+	}
 	heap0 := metrics.LiveHeap()
 	metrics.ResetPeakRSS()
-	base, err := ie.New(src.ListerWatcher(), indexers())
+	base, err := ie.New(src.listerWatcher(), indexers())
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +325,7 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 		return nil, ctx.Err()
 	}
 	if o.Restart {
-		src.Start()
+		src.release()
 		r.measuring.Store(true)
 	}
 	snap0, cpu0 := metrics.ReadSnapshot(), cpuTime()
@@ -304,11 +339,11 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 			snap0, cpu0 = metrics.ReadSnapshot(), cpuTime()
 			r.measuring.Store(true)
 			t0 = time.Now()
-			src.Start()
+			src.release()
 		}
 	}
 	if !res.Stalled {
-		res.Stalled = r.drain(ctx, src.Exhausted(), synced)
+		res.Stalled = r.drain(ctx, src.exhausted(), synced)
 	}
 	res.Duration = time.Since(t0)
 	if o.Restart && r.syncedAt.Load() != 0 {
@@ -342,7 +377,7 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 		all.Merge(l)
 	}
 	res.Latency, res.Staleness = all.Quantiles(), r.stale.Quantiles()
-	res.Source = src.Stats()
+	res.Source = src.stats()
 	res.ProcessErrors = r.procErrs.Load()
 	res.Violations = r.led.Verify(expect)
 	return res, ctx.Err()

@@ -55,7 +55,7 @@ type run struct {
 	progress       atomic.Int64 // every reconcile and notification: stall detection
 	procErrs       atomic.Int64
 	// lats is a pool of latency histograms, one per concurrent reconcile.
-	lats    chan *metrics.Latency
+	lats chan *metrics.Latency
 	// version reads the per-key increasing version the ledger books: the
 	// resourceVersion offline, an annotation against an API server.
 	version func(metav1.Object) (uint64, bool)
@@ -269,7 +269,7 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 func newRun(s *gen.Stream, objs *gen.Objects, o Options) *run {
 	r := &run{
 		o: o, stream: s, objs: objs, led: account.New(s.Universe()), base: time.Now(),
-		version: func(m metav1.Object) (uint64, bool) { return gen.RV(m) },
+		version:     func(m metav1.Object) (uint64, bool) { return gen.RV(m) },
 		emitAt:      make([]atomic.Int64, len(s.Events)+1),
 		initialSeen: make([]atomic.Bool, s.Config.Objects),
 		lats:        make(chan *metrics.Latency, o.Workers),

@@ -124,14 +124,7 @@ func benchDeltaPipeline(b *testing.B, producers, n int) {
 	objs := testobj.Population(n, 16, 8)
 	for _, e := range deltafifo.Impls {
 		b.Run("impl="+e.Name, func(b *testing.B) {
-			p := startDeltaPipeline(e.New)
-			defer p.stop(b)
-			p.round(b, objs, producers) // warm: the queue and the store have seen the keys
-			b.ReportAllocs()
-			for b.Loop() {
-				p.round(b, objs, producers)
-			}
-			b.ReportMetric(float64(eventsPerObject*n*b.N)/b.Elapsed().Seconds(), "events/s")
+			startDeltaPipeline(e.New).measure(b, objs, producers)
 		})
 	}
 }
@@ -139,39 +132,36 @@ func benchDeltaPipeline(b *testing.B, producers, n int) {
 // eventsPerObject: a pipeline round adds, updates and deletes every object.
 const eventsPerObject = 3
 
-// deltaPipeline is an informer-shaped pair of ends around one queue: producers
-// write, one long-lived consumer pops and applies the deltas to the
-// queue's KnownObjects (so no deletion is ever ignored, and every event
-// ends up as exactly one applied delta).
-type deltaPipeline struct {
+// queuePipeline is an informer-shaped pair of ends around one queue: producers
+// write, one long-lived consumer pops and applies, counting what it applied
+// so a round knows when every event it wrote has been through.
+type queuePipeline struct {
 	q        cache.Queue
-	applied  atomic.Int64 // deltas the consumer has applied
-	target   atomic.Int64 // deltas written so far
+	applied  atomic.Int64 // events the consumer has applied
+	target   atomic.Int64 // events written so far
 	progress chan struct{}
 	consumed chan error
 }
 
-func startDeltaPipeline(newQ deltafifo.New) *deltaPipeline {
-	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
-	p := &deltaPipeline{
-		q:        newQ(cache.DeltaFIFOOptions{KnownObjects: known}),
-		progress: make(chan struct{}, 1),
-		consumed: make(chan error, 1),
-	}
-	go func() {
-		apply := func(item any, _ bool) error {
-			ds := item.(cache.Deltas)
-			err := queuetest.ApplyDeltas(known, ds)
-			if p.applied.Add(int64(len(ds))) >= p.target.Load() {
-				select {
-				case p.progress <- struct{}{}:
-				default:
-				}
-			}
-			return err
+func newQueuePipeline(q cache.Queue) *queuePipeline {
+	return &queuePipeline{q: q, progress: make(chan struct{}, 1), consumed: make(chan error, 1)}
+}
+
+// count records n events applied, waking the round once it has them all.
+func (p *queuePipeline) count(n int) {
+	if p.applied.Add(int64(n)) >= p.target.Load() {
+		select {
+		case p.progress <- struct{}{}:
+		default:
 		}
+	}
+}
+
+// run starts the consumer: pop until the queue is closed.
+func (p *queuePipeline) run(pop func() error) {
+	go func() {
 		for {
-			if _, err := p.q.Pop(apply); err != nil {
+			if err := pop(); err != nil {
 				if errors.Is(err, cache.ErrFIFOClosed) {
 					err = nil
 				}
@@ -180,27 +170,32 @@ func startDeltaPipeline(newQ deltafifo.New) *deltaPipeline {
 			}
 		}
 	}()
+}
+
+// startDeltaPipeline's consumer pops and applies the deltas to the queue's
+// KnownObjects (so no deletion is ever ignored, and every event ends up as
+// exactly one applied delta).
+func startDeltaPipeline(newQ deltafifo.New) *queuePipeline {
+	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
+	p := newQueuePipeline(newQ(cache.DeltaFIFOOptions{KnownObjects: known}))
+	apply := func(item any, _ bool) error {
+		ds := item.(cache.Deltas)
+		err := queuetest.ApplyDeltas(known, ds)
+		p.count(len(ds))
+		return err
+	}
+	p.run(func() error {
+		_, err := p.q.Pop(apply)
+		return err
+	})
 	return p
 }
 
 // round has producers goroutines Add, Update and Delete their share of
-// objs, and returns once the consumer has applied every resulting delta.
-func (p *deltaPipeline) round(b *testing.B, objs []*metav1.PartialObjectMetadata, producers int) {
+// objs, and returns once the consumer has applied every resulting event.
+func (p *queuePipeline) round(b *testing.B, objs []*metav1.PartialObjectMetadata, producers int) {
 	want := p.target.Add(int64(eventsPerObject * len(objs)))
-	var wg sync.WaitGroup
-	per := (len(objs) + producers - 1) / producers
-	for i := range producers {
-		share := objs[min(i*per, len(objs)):min((i+1)*per, len(objs))]
-		wg.Go(func() {
-			for _, o := range share {
-				if p.q.Add(o) != nil || p.q.Update(o) != nil || p.q.Delete(o) != nil {
-					b.Error("write failed")
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
+	produce(b, p.q, objs, producers)
 	for p.applied.Load() < want {
 		select {
 		case <-p.progress:
@@ -210,7 +205,39 @@ func (p *deltaPipeline) round(b *testing.B, objs []*metav1.PartialObjectMetadata
 	}
 }
 
-func (p *deltaPipeline) stop(b *testing.B) {
+// produce has producers goroutines Add, Update and Delete their share of
+// objs in q (eventsPerObject events per object), and returns when all have
+// written.
+func produce(b *testing.B, q cache.ReflectorStore, objs []*metav1.PartialObjectMetadata, producers int) {
+	var wg sync.WaitGroup
+	per := (len(objs) + producers - 1) / producers
+	for i := range producers {
+		share := objs[min(i*per, len(objs)):min((i+1)*per, len(objs))]
+		wg.Go(func() {
+			for _, o := range share {
+				if q.Add(o) != nil || q.Update(o) != nil || q.Delete(o) != nil {
+					b.Error("write failed")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// measure times rounds of objs through p after a warm-up round (the queue
+// and the store have then seen every key), reports events/s, and stops p.
+func (p *queuePipeline) measure(b *testing.B, objs []*metav1.PartialObjectMetadata, producers int) {
+	defer p.stop(b)
+	p.round(b, objs, producers)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.round(b, objs, producers)
+	}
+	b.ReportMetric(float64(eventsPerObject*len(objs)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+func (p *queuePipeline) stop(b *testing.B) {
 	p.q.Close()
 	if err := <-p.consumed; err != nil {
 		b.Fatal(err)

@@ -1,7 +1,14 @@
 // Package consumer is an informer's consumer side: what client-go's
-// controller does with every Pop of its DeltaFIFO (the unexported
-// processDeltas and processDeltasInBatch of tools/cache), written once for
-// the load generator's pipelines and the lab's end-to-end benchmarks.
+// controller does with every Pop of its queue (the unexported
+// processDeltas, processDeltasInBatch and processReplacedAllInfo of
+// tools/cache), written once for the load generator's pipelines, the lab's
+// end-to-end benchmarks and informers assembled from queuelab parts.
+//
+// It serves both queue families an informer can pop from: a DeltaFIFO
+// (queues/deltafifo, client-go's DeltaFIFO), whose Pop hands over one key's
+// Deltas, and an in-order FIFO (queues/inorder, client-go's RealFIFO), whose
+// events include a whole relist (ReplacedAll), a resync (SyncAll) and
+// bookmarks.
 package consumer
 
 import (
@@ -17,12 +24,54 @@ import (
 // key is stored and an Add (OnAdd) otherwise; a Deleted delta, tombstones
 // included, deletes and notifies OnDelete. A Consumer runs on one goroutine,
 // as an informer's processLoop does.
+//
+// A ReplacedAll event (a relist, from an in-order FIFO in atomic mode) is
+// applied as client-go's processReplacedAllInfo does: the store's content
+// becomes the list in one Replace, and the handler then hears OnDelete for
+// every stored key the list lacks (a DeletedFinalStateUnknown carrying the
+// stored object), then OnAdd or OnUpdate for each listed object in list
+// order. A SyncAll event notifies OnUpdate(obj, obj) for every stored object.
 type Consumer struct {
-	store cache.Indexer
-	h     cache.ResourceEventHandler
+	store   cache.Store
+	h       cache.ResourceEventHandler
+	keyFunc cache.KeyFunc
 	// Reused by ProcessBatch from one batch to the next.
 	txns  []cache.Transaction
 	notes []note
+}
+
+// Options configures a Consumer.
+type Options struct {
+	// Store receives the events: an informer's Indexer, or any store; when
+	// it is a cache.TransactionStore (stores.Indexer is), ProcessBatch
+	// writes each batch in one Transaction. Required.
+	Store cache.Store
+	// Handler is notified after the store is written; nil notifies nobody
+	// (a consumer that only maintains a cache).
+	Handler cache.ResourceEventHandler
+	// KeyFunc keys the objects of a ReplacedAll event to tell which stored
+	// keys the relist no longer has. It must key objects as Store does.
+	// Nil selects cache.DeletionHandlingMetaNamespaceKeyFunc, the key
+	// function of client-go's informers and their Indexer.
+	KeyFunc cache.KeyFunc
+}
+
+// errNoStore: a consumer without a store has nowhere to apply events.
+var errNoStore = errors.New("consumer: Options.Store is required")
+
+// NewWithOptions returns a Consumer configured by opts, or an error when
+// opts has no Store.
+func NewWithOptions(opts Options) (*Consumer, error) {
+	if opts.Store == nil {
+		return nil, errNoStore
+	}
+	if opts.Handler == nil {
+		opts.Handler = cache.ResourceEventHandlerFuncs{}
+	}
+	if opts.KeyFunc == nil {
+		opts.KeyFunc = cache.DeletionHandlingMetaNamespaceKeyFunc
+	}
+	return &Consumer{store: opts.Store, h: opts.Handler, keyFunc: opts.KeyFunc}, nil
 }
 
 // note is a notification owed once a batch's transaction is applied.
@@ -31,12 +80,19 @@ type note struct {
 	old, obj any
 }
 
-// New returns a Consumer writing to store and notifying h.
-func New(store cache.Indexer, h cache.ResourceEventHandler) *Consumer {
-	return &Consumer{store: store, h: h}
+// New returns a Consumer writing to store (keyed by
+// cache.DeletionHandlingMetaNamespaceKeyFunc, as informers key it) and
+// notifying h. It is NewWithOptions for the common case, and panics on a nil
+// store.
+func New(store cache.Store, h cache.ResourceEventHandler) *Consumer {
+	c, err := NewWithOptions(Options{Store: store, Handler: h})
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
-// errNotDeltas: a DeltaFIFO's Pop hands its process function cache.Deltas.
+// errNotDeltas: every queue's Pop hands its process function cache.Deltas.
 var errNotDeltas = errors.New("consumer: popped object is not cache.Deltas")
 
 // Process is the cache.PopProcessFunc: the deltas of one key, oldest first.
@@ -78,6 +134,19 @@ func (c *Consumer) apply(d cache.Delta, isInInitialList bool) error {
 			return fmt.Errorf("consumer: bookmark delta without BookmarkInfo: %T", d.Object)
 		}
 		c.store.Bookmark(info.ResourceVersion)
+	case cache.ReplacedAll:
+		info, ok := d.Object.(cache.ReplacedAllInfo)
+		if !ok {
+			return fmt.Errorf("consumer: ReplacedAll delta without ReplacedAllInfo: %T", d.Object)
+		}
+		return c.replaceAll(info, isInInitialList)
+	case cache.SyncAll:
+		if _, ok := d.Object.(cache.SyncAllInfo); !ok {
+			return fmt.Errorf("consumer: SyncAll delta without SyncAllInfo: %T", d.Object)
+		}
+		for _, obj := range c.store.List() {
+			c.h.OnUpdate(obj, obj)
+		}
 	default:
 		return fmt.Errorf("consumer: unsupported delta type %q", d.Type)
 	}
@@ -127,6 +196,61 @@ func (c *Consumer) ProcessBatch(deltas []cache.Delta, isInInitialList bool) erro
 	}
 	for _, n := range c.notes {
 		c.notify(n, isInInitialList)
+	}
+	return nil
+}
+
+// replaceAll applies a relist: the store becomes info.Objects in one
+// Replace (so a lister never sees half a relist), then the handler hears
+// the deletions, then the adds and updates in list order. A key error
+// leaves the store untouched and notifies nobody.
+func (c *Consumer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool) error {
+	keys := make([]string, len(info.Objects))
+	listed := make(map[string]struct{}, len(info.Objects))
+	for i, obj := range info.Objects {
+		k, err := c.keyFunc(obj)
+		if err != nil {
+			return cache.KeyError{Obj: obj, Err: err}
+		}
+		keys[i] = k
+		listed[k] = struct{}{}
+	}
+	var deleted []cache.DeletedFinalStateUnknown
+	for _, k := range c.store.ListKeys() {
+		if _, ok := listed[k]; ok {
+			continue
+		}
+		// A lookup failure or a vanished key still gets its tombstone,
+		// without an object, as client-go places it.
+		obj, exists, err := c.store.GetByKey(k)
+		if err != nil || !exists {
+			obj = nil
+		}
+		deleted = append(deleted, cache.DeletedFinalStateUnknown{Key: k, Obj: obj})
+	}
+	// The old object of each listed key, looked up before the Replace.
+	type prior struct {
+		obj    any
+		exists bool
+	}
+	olds := make([]prior, len(keys))
+	for i, k := range keys {
+		if old, exists, err := c.store.GetByKey(k); err == nil && exists {
+			olds[i] = prior{old, true}
+		}
+	}
+	if err := c.store.Replace(info.Objects, info.ResourceVersion); err != nil {
+		return err
+	}
+	for _, tomb := range deleted {
+		c.h.OnDelete(tomb)
+	}
+	for i, obj := range info.Objects {
+		if olds[i].exists {
+			c.h.OnUpdate(olds[i].obj, obj)
+		} else {
+			c.h.OnAdd(obj, isInInitialList)
+		}
 	}
 	return nil
 }

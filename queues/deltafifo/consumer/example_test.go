@@ -8,11 +8,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/queues/workq"
@@ -51,7 +50,7 @@ func Example() {
 
 	ctrl := cache.New(&cache.Config{
 		Queue:         fifo,
-		ListerWatcher: podsListerWatcher("web-1", "web-2", "db-0"),
+		ListerWatcher: testobj.PodsListerWatcher("web-1", "web-2", "db-0"),
 		ObjectType:    &corev1.Pod{},
 		Process:       consumer.New(indexer, handler).Process,
 	})
@@ -81,27 +80,3 @@ func Example() {
 	// queued: [default/db-0 default/web-1 default/web-2]
 	// pods in default: 3
 }
-
-// podsListerWatcher lists the named pods in "default" and then watches a
-// stream that never changes, standing in for a clientset's pods().
-func podsListerWatcher(names ...string) cache.ListerWatcher {
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}}
-	for _, name := range names {
-		list.Items = append(list.Items, corev1.Pod{ObjectMeta: metav1.ObjectMeta{
-			Namespace: metav1.NamespaceDefault, Name: name, ResourceVersion: "1"}})
-	}
-	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
-		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
-			return list.DeepCopy(), nil
-		},
-		WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) {
-			return watch.NewFake(), nil
-		},
-	}, noWatchList{})
-}
-
-// noWatchList tells the Reflector that this client cannot stream the initial
-// list as watch events (a fake has no API server behind it), so it lists.
-type noWatchList struct{}
-
-func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }

@@ -1,0 +1,164 @@
+package bench
+
+import (
+	"strconv"
+	"testing"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/testobj"
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/stores"
+)
+
+// BenchmarkInOrderFIFO measures the in-order FIFO family against client-go's
+// RealFIFO as every v0.37 informer builds it (clientgo: atomic events,
+// unlock-while-processing, bookmarks) and in its non-atomic mode
+// (clientgo-nonatomic). Each entry runs in the mode informers use when it
+// has it (atomic), else per-object with the consumer's store as
+// KnownObjects. The consumer is queuelab's (queues/deltafifo/consumer, the
+// semantics of client-go's processDeltasInBatch and processReplacedAllInfo)
+// and the store is stores.Mutex behind stores.Indexer, the same for every
+// queue, so the rows differ by the queue alone.
+//
+//   - op=add-pop: one Add and one Pop of a key among 1024 (every key has
+//     been through the queue once), as in BenchmarkFIFO.
+//   - op=replace: a relist of objects=n as an informer lives it: Replace,
+//     then the consumer pops and applies it to a store already holding the
+//     n objects. Iterations alternate between the full list and one missing
+//     every hundredth object, so every relist updates 99% of the store and
+//     either deletes or re-adds 1%.
+//   - op=pipeline: producers goroutines Add, Update and Delete each of
+//     objects=10000 objects (30000 events) while one long-lived consumer
+//     applies them with PopBatch; the op ends when all 30000 are applied.
+//     Reports events/s. The store apply is the same for every queue, so it
+//     bounds the ratios from above.
+func BenchmarkInOrderFIFO(b *testing.B) {
+	b.Run("op=add-pop/keys=1024", benchInOrderAddPop)
+	b.Run("op=replace/objects=100000", func(b *testing.B) { benchInOrderReplace(b, 100_000) })
+	for _, p := range []int{1, 8} {
+		b.Run("op=pipeline/producers="+strconv.Itoa(p)+"/objects=10000", func(b *testing.B) { benchInOrderPipeline(b, p, 10_000) })
+	}
+}
+
+// newInOrder builds e's queue in the mode informers use when e has it, over
+// known as KnownObjects otherwise.
+func newInOrder(b *testing.B, e inorder.Entry, known cache.KeyListerGetter) inorder.Queue {
+	opts := inorder.Options{}
+	if !e.Guarantees.Atomic {
+		opts.KnownObjects = known
+	}
+	q, err := e.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return q
+}
+
+// informerStore is the store every row's consumer writes to.
+func informerStore() *stores.Indexer {
+	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc,
+		stores.NewMutex(cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}))
+}
+
+func benchInOrderAddPop(b *testing.B) {
+	objs := testobj.Population(1024, 16, 8)
+	for _, e := range inorder.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			benchAddPop(b, newInOrder(b, e, cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)), objs)
+		})
+	}
+}
+
+func benchInOrderReplace(b *testing.B, n int) {
+	objs := testobj.Population(n, 16, 8)
+	full := make([]any, n)
+	var partial []any
+	for i, o := range objs {
+		full[i] = o
+		if i%100 != 0 {
+			partial = append(partial, o)
+		}
+	}
+	for _, e := range inorder.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			store := informerStore()
+			var applied int64
+			a := newApplier(b, store, func(n int) { applied += int64(n) })
+			q := newInOrder(b, e, store)
+			defer q.Close()
+			relist := func(list []any) {
+				// One ReplacedAll event in atomic mode; in per-object mode
+				// one event per listed object plus a tombstone per stored
+				// key the list lacks (the lists are nested, so that is the
+				// larger of the two sizes).
+				want := int64(1)
+				if !e.Guarantees.Atomic {
+					want = int64(max(len(list), len(store.ListKeys())))
+				}
+				want += applied
+				if err := q.Replace(list, "1"); err != nil {
+					b.Fatal(err)
+				}
+				for applied < want {
+					if err := q.PopBatch(a.batch, a.single); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			relist(full) // the initial list
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if i%2 == 0 {
+					relist(partial)
+				} else {
+					relist(full)
+				}
+				i++
+			}
+		})
+	}
+}
+
+func benchInOrderPipeline(b *testing.B, producers, n int) {
+	objs := testobj.Population(n, 16, 8)
+	for _, e := range inorder.Impls {
+		b.Run("impl="+e.Name, func(b *testing.B) {
+			store := informerStore()
+			q := newInOrder(b, e, store)
+			p := newQueuePipeline(q)
+			a := newApplier(b, store, p.count)
+			p.run(func() error { return q.PopBatch(a.batch, a.single) })
+			p.measure(b, objs, producers)
+		})
+	}
+}
+
+// applier is the lab's consumer reporting how many events it applied
+// (every event of a batch, one per single pop).
+type applier struct {
+	c     *consumer.Consumer
+	count func(n int)
+}
+
+func newApplier(b *testing.B, store cache.Store, count func(n int)) applier {
+	c, err := consumer.NewWithOptions(consumer.Options{Store: store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return applier{c: c, count: count}
+}
+
+func (a applier) batch(ds []cache.Delta, initial bool) error {
+	err := a.c.ProcessBatch(ds, initial)
+	a.count(len(ds))
+	return err
+}
+
+func (a applier) single(item any, initial bool) error {
+	err := a.c.Process(item, initial)
+	a.count(len(item.(cache.Deltas)))
+	return err
+}

@@ -1,0 +1,426 @@
+package informer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+	"k8s.io/utils/ptr"
+
+	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/queues/informer/internal/fanout"
+	"github.com/queuelab/queuelab/stores"
+)
+
+// DefaultStore is the store an Options with no Store gets: the lab's
+// single-RWMutex store, which keeps every guarantee client-go's
+// threadSafeMap keeps (snapshot scans, atomic transactions) in half the
+// memory. Read-heavy controllers may prefer "lockfree" (see stores.Impls).
+const DefaultStore = "mutex"
+
+// minimumResyncPeriod is the shortest handler resync period, as in
+// client-go: a shorter request is raised to it.
+const minimumResyncPeriod = time.Second
+
+// Options configures an Informer. The zero value (plus indexers, if any)
+// gives client-go's informer semantics over DefaultFIFO and DefaultStore.
+type Options struct {
+	// SharedIndexInformerOptions is what client-go's
+	// NewSharedIndexInformerWithOptions takes: ResyncPeriod, Indexers,
+	// ObjectDescription, and the Identifier and InformerMetricsProvider
+	// that the FIFO's metrics are published under (FIFOs whose
+	// FIFOGuarantees.Metrics is set; store metrics are not published).
+	cache.SharedIndexInformerOptions
+	// FIFO names an entry of FIFOs; empty means DefaultFIFO.
+	FIFO string
+	// Store names an entry of stores.Impls; empty means DefaultStore.
+	Store string
+}
+
+// Informer is a cache.SharedIndexInformer built from the lab's parts:
+// client-go's Reflector (through cache.New) feeding a FIFO chosen from
+// FIFOs, one consumer applying what it pops to a store chosen from
+// stores.Impls (batches as one transaction), and a fan-out that hands each
+// handler registration its notifications in batches on one goroutine of
+// its own.
+type Informer struct {
+	lw      cache.ListerWatcher
+	example runtime.Object
+	desc    string
+	fifo    string
+	newFIFO NewFIFO
+	ident   cache.InformerNameAndResource
+	metrics cache.InformerMetricsProvider
+
+	indexer  *stores.Indexer
+	fan      *fanout.Fanout
+	mutation cache.MutationDetector
+	synced   chan struct{} // closed once the FIFO's first list is processed
+
+	// mu guards the lifecycle and the settings that freeze at Run.
+	mu                sync.Mutex
+	started, stopped  bool
+	controller        cache.Controller
+	resyncCheckPeriod time.Duration
+	defaultResync     time.Duration
+	watchErrorHandler cache.WatchErrorHandlerWithContext
+	transform         cache.TransformFunc
+
+	// block is held by the consumer for each pop and by registrations and
+	// removals, so a late handler's initial list is exactly the store its
+	// first notification follows.
+	block   sync.Mutex
+	apply   *consumer.Consumer
+	collect collector
+}
+
+var _ cache.SharedIndexInformer = (*Informer)(nil)
+
+// NewSharedIndexInformer returns an informer for the objects lw lists and
+// watches, of exampleObject's type, configured by opts. An unknown FIFO or
+// store name, a nil lw or a negative resync period is an error.
+func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object, opts Options) (*Informer, error) {
+	if lw == nil {
+		return nil, errors.New("informer: nil ListerWatcher")
+	}
+	opts, newFIFO, newStore, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	indexers := opts.Indexers
+	if indexers == nil {
+		indexers = cache.Indexers{}
+	}
+	s := &Informer{
+		lw:                lw,
+		example:           exampleObject,
+		desc:              opts.ObjectDescription,
+		fifo:              opts.FIFO,
+		newFIFO:           newFIFO,
+		ident:             opts.Identifier,
+		metrics:           opts.InformerMetricsProvider,
+		indexer:           stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, newStore(indexers)),
+		fan:               fanout.New(clock.RealClock{}),
+		mutation:          cache.NewCacheMutationDetector(fmt.Sprintf("%T", exampleObject)),
+		synced:            make(chan struct{}),
+		resyncCheckPeriod: opts.ResyncPeriod,
+		defaultResync:     opts.ResyncPeriod,
+	}
+	s.collect.mutation = s.mutation
+	s.apply = consumer.New(s.indexer, &s.collect)
+	return s, nil
+}
+
+// resolve fills in the defaults and looks the FIFO and store up.
+func (opts Options) resolve() (Options, NewFIFO, stores.New, error) {
+	if opts.ResyncPeriod < 0 {
+		return opts, nil, nil, fmt.Errorf("informer: negative resync period %v", opts.ResyncPeriod)
+	}
+	if opts.FIFO == "" {
+		opts.FIFO = DefaultFIFO
+	}
+	if opts.Store == "" {
+		opts.Store = DefaultStore
+	}
+	q, err := FIFOs.Lookup(opts.FIFO)
+	if err != nil {
+		return opts, nil, nil, fmt.Errorf("informer: FIFO: %w", err)
+	}
+	st, err := stores.Impls.Lookup(opts.Store)
+	if err != nil {
+		return opts, nil, nil, fmt.Errorf("informer: store: %w", err)
+	}
+	return opts, q.New, st.New, nil
+}
+
+// MustNewSharedIndexInformer is NewSharedIndexInformer for callers whose
+// signature cannot return an error (informer factories, controller-runtime's
+// NewInformer); it panics on invalid options. Check the options once with
+// NewInformerFunc instead where possible.
+func MustNewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object, opts Options) *Informer {
+	s, err := NewSharedIndexInformer(lw, exampleObject, opts)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Run is RunWithContext until stopCh closes.
+func (s *Informer) Run(stopCh <-chan struct{}) { s.RunWithContext(wait.ContextForChannel(stopCh)) }
+
+// RunWithContext lists, watches and delivers until ctx is done, then stops
+// the handlers and returns once none is running. An informer runs once.
+func (s *Informer) RunWithContext(ctx context.Context) {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	logger := klog.FromContext(ctx)
+
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		logger.Info("Warning: the informer has started, run more than once is not allowed")
+		return
+	}
+	q := s.newFIFO(FIFOConfig{
+		Logger:          &logger,
+		Name:            fmt.Sprintf("%s %T", s.fifo, s.example),
+		KnownObjects:    s.indexer,
+		Transformer:     s.transform,
+		Identifier:      s.ident,
+		MetricsProvider: s.metrics,
+	})
+	s.controller = cache.New(&cache.Config{
+		Queue:                        q,
+		ListerWatcher:                s.lw,
+		ObjectType:                   s.example,
+		ObjectDescription:            s.desc,
+		FullResyncPeriod:             s.resyncCheckPeriod,
+		ShouldResync:                 s.fan.ShouldResync,
+		Process:                      func(obj any, initial bool) error { return s.process(logger, obj, initial) },
+		ProcessBatch:                 func(ds []cache.Delta, initial bool) error { return s.processBatch(logger, ds, initial) },
+		WatchErrorHandlerWithContext: s.watchErrorHandler,
+	})
+	s.started = true
+	s.mu.Unlock()
+
+	s.fan.Start()
+	stopHelpers := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { s.mutation.Run(stopHelpers) })
+	wg.Go(func() {
+		select {
+		case <-stopHelpers:
+		case <-s.controller.HasSyncedChecker().Done():
+			close(s.synced)
+			s.fan.Synced()
+		}
+	})
+
+	s.controller.RunWithContext(ctx)
+
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	close(stopHelpers)
+	wg.Wait()
+	s.fan.Stop()
+}
+
+// process is the controller's Process: one Pop of the FIFO, which may be a
+// whole relist (ReplacedAll) or resync (SyncAll) of an in-order FIFO.
+func (s *Informer) process(logger klog.Logger, obj any, initial bool) error {
+	s.block.Lock()
+	defer s.block.Unlock()
+	err := s.apply.Process(obj, initial)
+	s.collect.flush(s.fan)
+	return s.fail(logger, err)
+}
+
+// processBatch is the controller's ProcessBatch: one PopBatch, one
+// transaction when the store supports it, one hand-off to each handler.
+func (s *Informer) processBatch(logger klog.Logger, deltas []cache.Delta, initial bool) error {
+	s.block.Lock()
+	defer s.block.Unlock()
+	err := s.apply.ProcessBatch(deltas, initial)
+	s.collect.flush(s.fan)
+	return s.fail(logger, err)
+}
+
+// fail reports err, which client-go's controller would drop silently: the
+// store and the handlers then miss a change until the next relist.
+func (s *Informer) fail(logger klog.Logger, err error) error {
+	if err != nil {
+		utilruntime.HandleErrorWithLogger(logger, err, "Informer could not apply a change to its store", "objectType", fmt.Sprintf("%T", s.example))
+	}
+	return err
+}
+
+// HasSynced reports whether the store holds at least one full list. It
+// says nothing of the handlers: ask a registration for that.
+func (s *Informer) HasSynced() bool {
+	select {
+	case <-s.synced:
+		return true
+	default:
+		return false
+	}
+}
+
+// HasSyncedChecker is HasSynced as a channel, for cache.WaitFor.
+func (s *Informer) HasSyncedChecker() cache.DoneChecker { return syncedChecker{s} }
+
+type syncedChecker struct{ s *Informer }
+
+func (c syncedChecker) Name() string          { return fmt.Sprintf("SharedIndexInformer %T", c.s.example) }
+func (c syncedChecker) Done() <-chan struct{} { return c.s.synced }
+
+// LastSyncResourceVersion is the resource version of the last list or
+// watch event the Reflector saw ("" before Run).
+func (s *Informer) LastSyncResourceVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.controller == nil {
+		return ""
+	}
+	return s.controller.LastSyncResourceVersion()
+}
+
+// GetStore returns the informer's store; listers read it. Objects in it
+// are shared: treat them as read-only.
+func (s *Informer) GetStore() cache.Store { return s.indexer }
+
+// GetIndexer returns the informer's store with its indexes.
+func (s *Informer) GetIndexer() cache.Indexer { return s.indexer }
+
+// AddIndexers adds indexes, built over what is stored already; an index
+// name in use is an error, as is adding to a stopped informer.
+func (s *Informer) AddIndexers(indexers cache.Indexers) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return errors.New("informer: indexers not added: the informer has stopped")
+	}
+	return s.indexer.AddIndexers(indexers)
+}
+
+// GetController returns a view of the informer as a cache.Controller whose
+// Run does nothing (the informer runs itself), as client-go's does.
+func (s *Informer) GetController() cache.Controller { return controllerView{s} }
+
+type controllerView struct{ s *Informer }
+
+func (v controllerView) RunWithContext(context.Context)      {}
+func (v controllerView) Run(<-chan struct{})                 {}
+func (v controllerView) HasSynced() bool                     { return v.s.HasSynced() }
+func (v controllerView) HasSyncedChecker() cache.DoneChecker { return v.s.HasSyncedChecker() }
+func (v controllerView) LastSyncResourceVersion() string     { return v.s.LastSyncResourceVersion() }
+
+// SetWatchErrorHandler sets the function told of every failed list or
+// watch; only before Run.
+func (s *Informer) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
+	return s.SetWatchErrorHandlerWithContext(func(_ context.Context, r *cache.Reflector, err error) { handler(r, err) })
+}
+
+// SetWatchErrorHandlerWithContext is SetWatchErrorHandler with the
+// informer's context; only before Run.
+func (s *Informer) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
+	return s.beforeRun("watch error handler", func() { s.watchErrorHandler = handler })
+}
+
+// SetTransform sets the function applied to every object before it is
+// queued and stored (to strip fields and save memory); only before Run. An
+// object it fails on is reported and skipped, as client-go does.
+func (s *Informer) SetTransform(handler cache.TransformFunc) error {
+	return s.beforeRun("transform", func() { s.transform = handler })
+}
+
+// beforeRun applies a setting that Run freezes, or reports that it is
+// too late for what.
+func (s *Informer) beforeRun(what string, set func()) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer: %s not set: the informer has already started", what)
+	}
+	set()
+	return nil
+}
+
+// IsStopped reports whether Run has returned (or is returning); a stopped
+// informer takes no handlers and never runs again.
+func (s *Informer) IsStopped() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopped
+}
+
+// AddEventHandler registers handler with the informer's default resync
+// period.
+func (s *Informer) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, cache.HandlerOptions{})
+}
+
+// AddEventHandlerWithResyncPeriod registers handler with its own resync
+// period (0: no resyncs).
+func (s *Informer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler, resyncPeriod time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, cache.HandlerOptions{ResyncPeriod: &resyncPeriod})
+}
+
+// AddEventHandlerWithOptions registers handler. Resync periods follow
+// client-go: raised to one second at least; before Run a shorter period
+// than the informer's shortens the informer's check period, after Run it
+// is raised to it. A handler added after Run first gets an OnAdd(obj, true)
+// for every stored object. A nil handler, a negative period or a stopped
+// informer is an error.
+func (s *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, errors.New("informer: nil event handler")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return nil, fmt.Errorf("informer: handler %T not added: the informer has stopped", handler)
+	}
+	logger := ptr.Deref(options.Logger, klog.Background())
+	resync := ptr.Deref(options.ResyncPeriod, s.defaultResync)
+	if resync < 0 {
+		return nil, fmt.Errorf("informer: negative resync period %v", resync)
+	}
+	if resync > 0 {
+		resync = max(resync, minimumResyncPeriod)
+		if resync < s.resyncCheckPeriod {
+			if s.started {
+				resync = s.resyncCheckPeriod
+			} else {
+				s.resyncCheckPeriod = resync
+				s.fan.SetCheckPeriod(func(requested time.Duration) time.Duration { return effectivePeriod(requested, resync) })
+			}
+		}
+	}
+	name := fmt.Sprintf("SharedIndexInformer %T + event handler %T", s.example, handler)
+	period := effectivePeriod(resync, s.resyncCheckPeriod)
+	var initial []any
+	if s.started {
+		s.block.Lock()
+		defer s.block.Unlock()
+		initial = s.indexer.List()
+	}
+	l, err := s.fan.Add(handler, name, logger, resync, period, initial)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// effectivePeriod is a handler's resync period under the informer's check
+// period: none when either is zero, never below the check period.
+func effectivePeriod(requested, check time.Duration) time.Duration {
+	if requested == 0 || check == 0 {
+		return 0
+	}
+	return max(requested, check)
+}
+
+// RemoveEventHandler stops delivery to a registration; what it had not yet
+// been handed is dropped, as with client-go. cache.ShutDownEventHandler
+// also waits for its handler to return. Removing twice does nothing; a
+// registration of another informer type is an error.
+func (s *Informer) RemoveEventHandler(handle cache.ResourceEventHandlerRegistration) error {
+	l, ok := handle.(*fanout.Listener)
+	if !ok {
+		return fmt.Errorf("informer: registration %T was not returned by this informer", handle)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.block.Lock()
+	defer s.block.Unlock()
+	s.fan.Remove(l)
+	return nil
+}

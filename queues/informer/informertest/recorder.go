@@ -1,0 +1,84 @@
+package informertest
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// recorder is a handler writing down what it is told, one line per call:
+// "add ns/name rv initial", "update ns/name oldrv->rv",
+// "delete ns/name rv" or "delete ns/name unknown(rv)" for a tombstone.
+// gate, when set, is received from before each call (a slow handler);
+// panicOn names a key whose first add panics.
+type recorder struct {
+	mu      sync.Mutex
+	lines   []string
+	gate    chan struct{}
+	panicOn string
+	panics  int
+}
+
+var _ cache.ResourceEventHandler = (*recorder)(nil)
+
+func (r *recorder) OnAdd(obj any, initial bool) {
+	r.wait()
+	p := obj.(*corev1.Pod)
+	r.mu.Lock()
+	hit := r.panicOn == key(p) && r.panics == 0
+	if hit {
+		r.panics++
+	}
+	r.mu.Unlock()
+	if hit {
+		panic("informertest: handler panics on " + key(p))
+	}
+	r.log(fmt.Sprintf("add %s %s %v", key(p), p.ResourceVersion, initial))
+}
+
+func (r *recorder) OnUpdate(old, obj any) {
+	r.wait()
+	o, p := old.(*corev1.Pod), obj.(*corev1.Pod)
+	r.log(fmt.Sprintf("update %s %s->%s", key(p), o.ResourceVersion, p.ResourceVersion))
+}
+
+func (r *recorder) OnDelete(obj any) {
+	r.wait()
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		r.log(fmt.Sprintf("delete %s %s", key(o), o.ResourceVersion))
+	case cache.DeletedFinalStateUnknown:
+		r.log(fmt.Sprintf("delete %s unknown(%s)", o.Key, o.Obj.(*corev1.Pod).ResourceVersion))
+	default:
+		r.log(fmt.Sprintf("delete %T", obj))
+	}
+}
+
+func (r *recorder) wait() {
+	if r.gate != nil {
+		<-r.gate
+	}
+}
+
+func (r *recorder) log(s string) {
+	r.mu.Lock()
+	r.lines = append(r.lines, s)
+	r.mu.Unlock()
+}
+
+// got returns the lines so far.
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.lines)
+}
+
+// count counts the lines so far.
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.lines)
+}

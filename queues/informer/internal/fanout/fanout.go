@@ -1,0 +1,345 @@
+// Package fanout delivers an informer's notifications to its handler
+// registrations.
+//
+// client-go gives every registration a processorListener: two goroutines
+// joined by unbuffered channels and a growing ring of boxed notifications,
+// so each notification costs every handler two channel hand-offs, two
+// goroutine switches and an allocation. Here a registration is one
+// goroutine and two reusable slices of Event values: the informer's
+// consumer appends a whole batch to each registration under that
+// registration's own mutex and wakes it at most once; the goroutine swaps
+// the slices and calls its handler for the batch without any lock held. So
+// the consumer (the store's only writer) never waits for a handler, a slow
+// handler delays nobody else, nothing is dropped while the registration
+// lives, and each handler sees its events in the order they were handed
+// over. Once the slices have grown to the largest backlog, delivery
+// allocates nothing.
+package fanout
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/cache/synctrack"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// Kind is the handler method an Event calls.
+type Kind uint8
+
+// The three handler methods.
+const (
+	Add Kind = iota + 1
+	Update
+	Delete
+)
+
+// Event is one notification, held by value so buffering it allocates
+// nothing.
+type Event struct {
+	// Obj is the new object (Add, Update) or the deleted one, possibly a
+	// cache.DeletedFinalStateUnknown (Delete).
+	Obj any
+	// Old is the previous object of an Update.
+	Old any
+	// Kind selects the handler method.
+	Kind Kind
+	// InInitialList is OnAdd's isInInitialList.
+	InInitialList bool
+	// Sync marks an Update that only repeats the stored object (a resync,
+	// or a relist that found it unchanged); it goes only to registrations
+	// whose resync period is due, as with client-go.
+	Sync bool
+}
+
+// Fanout is the set of handler registrations of one informer.
+type Fanout struct {
+	clock clock.PassiveClock
+
+	// mu guards the fields below. Push holds it shared, so registrations
+	// cannot come and go during a hand-off; ShouldResync holds it
+	// exclusively because it flips the registrations' syncing flags.
+	mu        sync.RWMutex
+	listeners []*Listener
+	running   bool
+	stopped   bool
+	synced    bool
+	wg        sync.WaitGroup
+}
+
+// New returns an empty Fanout whose resync schedule reads c.
+func New(c clock.PassiveClock) *Fanout { return &Fanout{clock: c} }
+
+// Listener is one handler registration; it is the
+// cache.ResourceEventHandlerRegistration an informer hands back.
+type Listener struct {
+	handler cache.ResourceEventHandler
+	logger  klog.Logger
+	tracker *synctrack.SingleFileTracker
+
+	// Resync schedule, under the Fanout's lock (syncing is read under the
+	// shared lock, written under the exclusive one).
+	requested  time.Duration
+	period     time.Duration
+	nextResync time.Time
+	syncing    bool
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	pending []Event // appended by Push, taken whole by run
+	spare   []Event // run's drained slice, handed back for reuse
+	waiting bool    // run is parked on cond
+	removed atomic.Bool
+	started bool
+	done    chan struct{} // closed once run has returned, or at removal if it never ran
+}
+
+var _ cache.ResourceEventHandlerRegistration = (*Listener)(nil)
+
+// ErrStopped: the informer has stopped, so it takes no new handlers.
+var ErrStopped = errors.New("fanout: informer has stopped")
+
+// Add registers handler with a resync period of period (0: never), as
+// requested (what the caller asked for, kept to recompute period when the
+// informer's check period changes). initial is handed to the new
+// registration as OnAdd(obj, true), before any later Push; synced tells it
+// that the informer itself has synced. The caller holds off Push while
+// listing initial so nothing is missed or doubled.
+func (f *Fanout) Add(handler cache.ResourceEventHandler, name string, logger klog.Logger, requested, period time.Duration, initial []any) (*Listener, error) {
+	l := &Listener{
+		handler:   handler,
+		logger:    logger,
+		tracker:   synctrack.NewSingleFileTracker(name),
+		requested: requested,
+		period:    period,
+		syncing:   true,
+		done:      make(chan struct{}),
+	}
+	l.cond.L = &l.mu
+	l.nextResync = f.clock.Now().Add(period)
+	l.pending = make([]Event, 0, max(len(initial), 16))
+	for _, obj := range initial {
+		l.tracker.Start()
+		l.pending = append(l.pending, Event{Kind: Add, Obj: obj, InInitialList: true})
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopped {
+		return nil, ErrStopped
+	}
+	f.listeners = append(f.listeners, l)
+	if f.running {
+		f.start(l)
+	}
+	if f.synced {
+		l.tracker.UpstreamHasSynced()
+	}
+	return l, nil
+}
+
+// Remove stops delivery to l: the notification in progress finishes, the
+// rest of its backlog is dropped, as with client-go. Removing a listener
+// twice, or one of another Fanout, does nothing.
+func (f *Fanout) Remove(l *Listener) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, x := range f.listeners {
+		if x == l {
+			f.listeners = slices.Delete(f.listeners, i, i+1)
+			l.stop()
+			return
+		}
+	}
+}
+
+// Start starts delivery to every registration.
+func (f *Fanout) Start() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.running || f.stopped {
+		return
+	}
+	f.running = true
+	for _, l := range f.listeners {
+		f.start(l)
+	}
+}
+
+func (f *Fanout) start(l *Listener) {
+	l.started = true
+	f.wg.Go(l.run)
+}
+
+// Stop ends delivery to every registration and waits until no handler is
+// running. Backlogs are dropped, as client-go drops them: the informer is
+// going away. Later Adds fail with ErrStopped.
+func (f *Fanout) Stop() {
+	f.mu.Lock()
+	f.stopped = true
+	for _, l := range f.listeners {
+		l.stop()
+	}
+	f.listeners = nil
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// Synced tells every registration, present and future, that the informer
+// has synced; each then reports synced once its initial adds are
+// delivered.
+func (f *Fanout) Synced() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.synced = true
+	for _, l := range f.listeners {
+		l.tracker.UpstreamHasSynced()
+	}
+}
+
+// Push hands events, in order, to every registration: Sync updates only to
+// those whose resync is due. It never waits for a handler.
+func (f *Fanout) Push(events []Event) {
+	if len(events) == 0 {
+		return
+	}
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	for _, l := range f.listeners {
+		l.push(events)
+	}
+}
+
+// ShouldResync is the Reflector's ShouldResync: it marks the registrations
+// whose period has elapsed as syncing (the next Sync updates go to them
+// alone), schedules their next resync and reports whether any is due.
+func (f *Fanout) ShouldResync() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.clock.Now()
+	due := false
+	for _, l := range f.listeners {
+		l.syncing = l.period != 0 && !now.Before(l.nextResync)
+		if l.syncing {
+			due = true
+			l.nextResync = now.Add(l.period)
+		}
+	}
+	return due
+}
+
+// SetCheckPeriod recomputes every registration's period against a new
+// informer resync check period, with fix applied to what each requested.
+func (f *Fanout) SetCheckPeriod(fix func(requested time.Duration) time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, l := range f.listeners {
+		l.period = fix(l.requested)
+	}
+}
+
+func (l *Listener) push(events []Event) {
+	l.mu.Lock()
+	if l.removed.Load() {
+		l.mu.Unlock()
+		return
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Sync && !l.syncing {
+			continue
+		}
+		if e.Kind == Add && e.InInitialList {
+			l.tracker.Start()
+		}
+		l.pending = append(l.pending, *e)
+	}
+	wake := l.waiting && len(l.pending) > 0
+	l.mu.Unlock()
+	if wake {
+		l.cond.Signal()
+	}
+}
+
+// stop ends l's delivery; the caller holds the Fanout's lock.
+func (l *Listener) stop() {
+	l.mu.Lock()
+	l.removed.Store(true)
+	clear(l.pending)
+	l.pending = l.pending[:0]
+	l.mu.Unlock()
+	l.cond.Signal()
+	if !l.started {
+		close(l.done)
+	}
+}
+
+// run delivers l's backlog batch by batch until l is removed.
+func (l *Listener) run() {
+	defer close(l.done)
+	for {
+		l.mu.Lock()
+		for len(l.pending) == 0 && !l.removed.Load() {
+			l.waiting = true
+			l.cond.Wait()
+			l.waiting = false
+		}
+		if l.removed.Load() {
+			l.mu.Unlock()
+			return
+		}
+		batch := l.pending
+		l.pending = l.spare[:0]
+		l.mu.Unlock()
+
+		for i := range batch {
+			if l.removed.Load() {
+				break
+			}
+			l.deliver(&batch[i])
+		}
+		clear(batch) // drop the objects until the slice is refilled
+		l.spare = batch[:0]
+	}
+}
+
+// deliver calls the handler for e. A handler that panics is reported
+// through utilruntime.HandleError and the next event follows: one bad
+// object must not stop the registration (client-go's listener re-panics
+// unless utilruntime.ReallyCrash is off, then sleeps a second).
+func (l *Listener) deliver(e *Event) {
+	defer func() {
+		if e.Kind == Add && e.InInitialList {
+			l.tracker.Finished()
+		}
+		if r := recover(); r != nil {
+			utilruntime.HandleErrorWithLogger(l.logger, fmt.Errorf("%v", r), "Event handler panicked; the event is skipped", "handler", l.tracker.Name(), "kind", e.Kind)
+		}
+	}()
+	switch e.Kind {
+	case Add:
+		l.handler.OnAdd(e.Obj, e.InInitialList)
+	case Update:
+		l.handler.OnUpdate(e.Old, e.Obj)
+	case Delete:
+		l.handler.OnDelete(e.Obj)
+	}
+}
+
+// HasSynced reports whether the informer has synced and every object of
+// this registration's initial list has been delivered to its handler.
+func (l *Listener) HasSynced() bool { return l.tracker.HasSynced() }
+
+// HasSyncedChecker is HasSynced as a channel, for cache.WaitFor.
+func (l *Listener) HasSyncedChecker() cache.DoneChecker { return l.tracker }
+
+// ShutdownChan is closed once the registration's handler has returned for
+// the last time after its removal; cache.ShutDownEventHandler waits on it.
+func (l *Listener) ShutdownChan() <-chan struct{} { return l.done }

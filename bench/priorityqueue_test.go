@@ -1,0 +1,184 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/queuelab/queuelab/queues/priorityq"
+)
+
+// Priorities as controller-runtime assigns them: its handlers add the
+// objects of an informer's initial list at LowPriority (-100) and later
+// events at the default 0; a reconciler may ask for more.
+var (
+	lowPriority  = -100
+	highPriority = 0
+	topPriority  = 100
+)
+
+func newPriorityQueue(b *testing.B, e priorityq.Entry[string]) priorityq.PriorityQueue[string] {
+	q, err := e.New(priorityq.Options[string]{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return q
+}
+
+// BenchmarkPriorityQueue measures every registered priority queue,
+// controller-runtime's included: the single-worker round trip, the closed
+// pipeline of BenchmarkWorkQueue (items/s), the same pipeline with every
+// add at one of three priorities, and the initial-list flood.
+func BenchmarkPriorityQueue(b *testing.B) {
+	impls := priorityq.Impls[string]()
+	const keys = 1024
+	for _, e := range impls {
+		b.Run(fmt.Sprintf("op=add-get-done/keys=%d/impl=%s", keys, e.Name), func(b *testing.B) {
+			benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
+		})
+	}
+	const many = 100_000
+	ks := workKeys(many)
+	for _, workers := range []int{8, 64} {
+		for _, e := range impls {
+			b.Run(fmt.Sprintf("op=pipeline/workers=%d/keys=%d/impl=%s", workers, many, e.Name), func(b *testing.B) {
+				benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers)
+			})
+		}
+	}
+	for _, e := range impls {
+		b.Run(fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
+			benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+		})
+	}
+	for _, e := range impls {
+		b.Run(fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
+			benchInitialListFlood(b, e, ks, 8)
+		})
+	}
+}
+
+// benchMixedPriority is benchPipeline's closed loop with every add at one
+// of three priorities (by key), so the queue's ready items are always
+// spread over three levels and Gets keep choosing among them.
+func benchMixedPriority(b *testing.B, q priorityq.PriorityQueue[string], keys []string, workers int) {
+	b.ReportAllocs()
+	prios := [...]*int{&lowPriority, &highPriority, &topPriority}
+	add := func(i int) { q.AddWithOpts(priorityq.AddOpts{Priority: prios[i%len(prios)]}, keys[i]) }
+	back := make(chan int, len(keys)+workers)
+	target := int64(b.N)
+	var processed atomic.Int64
+	reached := make(chan struct{})
+	for i := range keys {
+		add(i)
+	}
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			local := int64(0)
+			for {
+				item, _, shutdown := q.GetWithPriority()
+				if shutdown {
+					return
+				}
+				q.Done(item)
+				back <- keyIndex(item)
+				if local++; local == consumerBatch {
+					if n := processed.Add(local); n >= target && n-local < target {
+						close(reached)
+					}
+					local = 0
+				}
+			}
+		})
+	}
+	var producing sync.WaitGroup
+	producing.Go(func() {
+		for i := range back {
+			if i < 0 {
+				return
+			}
+			add(i)
+		}
+	})
+	<-reached
+	b.StopTimer()
+	back <- -1
+	producing.Wait()
+	q.ShutDown()
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
+}
+
+// floodHigh is how many high-priority items one flood adds, one at a time.
+const floodHigh = 200
+
+// benchInitialListFlood models a controller restart: its informer's initial
+// list puts len(keys) objects in the queue at low priority, workers start
+// on that backlog, and meanwhile real changes arrive at the default (higher)
+// priority. Each high-priority item is added once the previous one was
+// handed out, and its wait — from its Add to the Get that hands it out —
+// is recorded. Each round builds a fresh queue, floods it, and ends when
+// all floodHigh items were handed out. It reports the waits' p50 and p99
+// and the items/s the workers moved over the rounds; ns/op would be the
+// length of a round, which depends on the flood's size, so it is
+// suppressed.
+func benchInitialListFlood(b *testing.B, e priorityq.Entry[string], keys []string, workers int) {
+	b.ReportAllocs()
+	high := make([]string, floodHigh)
+	for j := range high {
+		high[j] = "hi-" + strconv.Itoa(j)
+	}
+	low := priorityq.AddOpts{Priority: &lowPriority}
+	normal := priorityq.AddOpts{Priority: &highPriority}
+	var waits []time.Duration
+	var moved int64
+	var window time.Duration
+	for b.Loop() {
+		q := newPriorityQueue(b, e)
+		q.AddWithOpts(low, keys...)
+		addedAt := make([]time.Time, floodHigh)
+		handed := make(chan time.Duration)
+		var stop atomic.Bool
+		var processed atomic.Int64
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range workers {
+			wg.Go(func() {
+				for !stop.Load() {
+					item, _, shutdown := q.GetWithPriority()
+					if shutdown {
+						return
+					}
+					if rest, ok := strings.CutPrefix(item, "hi-"); ok {
+						j, _ := strconv.Atoi(rest)
+						handed <- time.Since(addedAt[j])
+					}
+					q.Done(item)
+					processed.Add(1)
+				}
+			})
+		}
+		for j := range floodHigh {
+			addedAt[j] = time.Now()
+			q.AddWithOpts(normal, high[j])
+			waits = append(waits, <-handed)
+		}
+		window += time.Since(start)
+		stop.Store(true)
+		q.ShutDown()
+		wg.Wait()
+		moved += processed.Load()
+	}
+	slices.Sort(waits)
+	b.ReportMetric(float64(waits[len(waits)/2].Nanoseconds()), "p50_wait_ns")
+	b.ReportMetric(float64(waits[len(waits)*99/100].Nanoseconds()), "p99_wait_ns")
+	b.ReportMetric(float64(moved)/window.Seconds(), "items/s")
+	b.ReportMetric(0, "ns/op")
+}

@@ -1,0 +1,214 @@
+// Package crmetrics publishes a work queue's client-go metrics as the same
+// workqueue_* series controller-runtime's own queues publish, into
+// controller-runtime's metrics registry (sigs.k8s.io/controller-runtime/pkg/metrics.Registry),
+// so a controller that swaps its queue for one of queuelab's keeps its
+// dashboards and alerts.
+//
+// controller-runtime's provider is internal to it, so a queue built outside
+// controller-runtime cannot reach it. Provider is a workqueue.MetricsProvider
+// with the same metric names, help texts, labels (name and controller, both
+// the queue's name; depth also by priority) and histogram buckets. The
+// collectors are registered once; when controller-runtime has already
+// registered its own (it does as soon as its controller package is linked),
+// Provider writes into those very collectors, so both kinds of queue appear
+// side by side in one scrape.
+package crmetrics
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/util/workqueue"
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+// MaxPriorities is how many distinct priorities one queue's depth gauge
+// labels before it reports every priority under PriorityOverflow, as
+// controller-runtime does, so a caller using many priorities cannot blow up
+// the series count.
+const MaxPriorities = 25
+
+// PriorityOverflow is the priority label used once a queue has seen more
+// than MaxPriorities priorities.
+const PriorityOverflow = "exceeded_cardinality_limit"
+
+// DepthWithPriority is a depth gauge with one value per priority.
+type DepthWithPriority interface {
+	Inc(priority int)
+	Dec(priority int)
+}
+
+// PriorityProvider is a workqueue.MetricsProvider that can also label the
+// depth gauge by priority. A priority queue given one reports depth per
+// priority, as controller-runtime's priority queue does.
+type PriorityProvider interface {
+	workqueue.MetricsProvider
+	NewDepthMetricWithPriority(name string) DepthWithPriority
+}
+
+// Provider publishes into controller-runtime's metrics registry. The zero
+// value is ready to use; every Provider shares the same collectors.
+type Provider struct{}
+
+var (
+	_ PriorityProvider = Provider{}
+
+	once sync.Once
+	vecs struct {
+		depth, unfinished, longest *prometheus.GaugeVec
+		adds, retries              *prometheus.CounterVec
+		latency, workDuration      *prometheus.HistogramVec
+	}
+)
+
+// durationBuckets are controller-runtime's: 10 ns to about 3 hours, ×10 a step.
+func durationHistogram(name, help string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Subsystem:                       crmetrics.WorkQueueSubsystem,
+		Name:                            name,
+		Help:                            help,
+		Buckets:                         prometheus.ExponentialBuckets(10e-9, 10, 12),
+		NativeHistogramBucketFactor:     1.1,
+		NativeHistogramMaxBucketNumber:  100,
+		NativeHistogramMinResetDuration: time.Hour,
+	}, labels)
+}
+
+var labels = []string{"name", "controller"}
+
+func gauge(name, help string, extra ...string) *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: crmetrics.WorkQueueSubsystem, Name: name, Help: help}, append(labels[:len(labels):len(labels)], extra...))
+}
+
+func counter(name, help string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: crmetrics.WorkQueueSubsystem, Name: name, Help: help}, labels)
+}
+
+// register adds c to controller-runtime's registry, or returns the
+// collector already registered under the same description.
+func register[C prometheus.Collector](c C) C {
+	err := crmetrics.Registry.Register(c)
+	if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); ok {
+		if existing, ok := are.ExistingCollector.(C); ok {
+			return existing
+		}
+	}
+	if err != nil {
+		// Only a collector of a different shape under the same name gets
+		// here: a programming error in whoever registered it first.
+		panic("crmetrics: " + err.Error())
+	}
+	return c
+}
+
+// The help texts must match controller-runtime's byte for byte: the
+// registry refuses two descriptions of one name that differ.
+func collectors() {
+	once.Do(func() {
+		vecs.depth = register(gauge(crmetrics.DepthKey, "Current depth of workqueue by workqueue and priority", "priority"))
+		vecs.adds = register(counter(crmetrics.AddsKey, "Total number of adds handled by workqueue"))
+		vecs.latency = register(durationHistogram(crmetrics.QueueLatencyKey, "How long in seconds an item stays in workqueue before being requested"))
+		vecs.workDuration = register(durationHistogram(crmetrics.WorkDurationKey, "How long in seconds processing an item from workqueue takes."))
+		vecs.unfinished = register(gauge(crmetrics.UnfinishedWorkKey, "How many seconds of work has been done that "+
+			"is in progress and hasn't been observed by work_duration. Large "+
+			"values indicate stuck threads. One can deduce the number of stuck "+
+			"threads by observing the rate at which this increases."))
+		vecs.longest = register(gauge(crmetrics.LongestRunningProcessorKey, "How many seconds has the longest running "+
+			"processor for workqueue been running."))
+		vecs.retries = register(counter(crmetrics.RetriesKey, "Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)"))
+	})
+}
+
+// NewDepthMetric is the depth of a queue without priorities (priority "").
+func (Provider) NewDepthMetric(name string) workqueue.GaugeMetric {
+	collectors()
+	return vecs.depth.WithLabelValues(name, name, "")
+}
+
+// NewAddsMetric counts the items that became ready.
+func (Provider) NewAddsMetric(name string) workqueue.CounterMetric {
+	collectors()
+	return vecs.adds.WithLabelValues(name, name)
+}
+
+// NewLatencyMetric observes how long items waited before a Get.
+func (Provider) NewLatencyMetric(name string) workqueue.HistogramMetric {
+	collectors()
+	return vecs.latency.WithLabelValues(name, name)
+}
+
+// NewWorkDurationMetric observes how long items took from Get to Done.
+func (Provider) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
+	collectors()
+	return vecs.workDuration.WithLabelValues(name, name)
+}
+
+// NewUnfinishedWorkSecondsMetric is the summed age of items being processed.
+func (Provider) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	collectors()
+	return vecs.unfinished.WithLabelValues(name, name)
+}
+
+// NewLongestRunningProcessorSecondsMetric is the age of the oldest item
+// being processed.
+func (Provider) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	collectors()
+	return vecs.longest.WithLabelValues(name, name)
+}
+
+// NewRetriesMetric counts adds with a positive delay.
+func (Provider) NewRetriesMetric(name string) workqueue.CounterMetric {
+	collectors()
+	return vecs.retries.WithLabelValues(name, name)
+}
+
+// NewDepthMetricWithPriority is the depth of a priority queue, one series per
+// priority up to MaxPriorities.
+func (Provider) NewDepthMetricWithPriority(name string) DepthWithPriority {
+	collectors()
+	return &priorityDepth{name: name, seen: make(map[int]string)}
+}
+
+// priorityDepth caches each priority's label and gauge child, so Inc and
+// Dec allocate nothing after a priority's first use.
+type priorityDepth struct {
+	name     string
+	mu       sync.Mutex
+	seen     map[int]string
+	overflow bool
+	gauges   map[string]prometheus.Gauge
+}
+
+func (d *priorityDepth) gauge(priority int) prometheus.Gauge {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	label, ok := d.seen[priority]
+	if !ok && !d.overflow {
+		label = strconv.Itoa(priority)
+		d.seen[priority] = label
+		if len(d.seen) > MaxPriorities {
+			d.overflow, d.seen = true, nil
+		}
+	}
+	if d.overflow {
+		label = PriorityOverflow
+	}
+	g, ok := d.gauges[label]
+	if !ok {
+		if d.gauges == nil {
+			d.gauges = make(map[string]prometheus.Gauge)
+		}
+		g = vecs.depth.WithLabelValues(d.name, d.name, label)
+		d.gauges[label] = g
+	}
+	return g
+}
+
+// Inc counts one more ready item of priority.
+func (d *priorityDepth) Inc(priority int) { d.gauge(priority).Inc() }
+
+// Dec counts one ready item of priority less.
+func (d *priorityDepth) Dec(priority int) { d.gauge(priority).Dec() }

@@ -1,0 +1,91 @@
+package crmetrics_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"go.uber.org/goleak"
+	"k8s.io/client-go/util/workqueue"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/queuelab/queuelab/queues/crmetrics"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// priorityLabels returns the priority labels of name's depth series.
+func priorityLabels(t *testing.T, name string) []string {
+	families, err := ctrlmetrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range families {
+		if f.GetName() != "workqueue_depth" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var mine bool
+			var prio string
+			for _, l := range m.GetLabel() {
+				switch l.GetName() {
+				case "name":
+					mine = l.GetValue() == name
+				case "priority":
+					prio = l.GetValue()
+				}
+			}
+			if mine {
+				out = append(out, prio)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPriorityCardinalityLimit: past MaxPriorities distinct priorities, a
+// queue's depth is reported under PriorityOverflow, as controller-runtime
+// does, so the series count stays bounded.
+func TestPriorityCardinalityLimit(t *testing.T) {
+	d := crmetrics.Provider{}.NewDepthMetricWithPriority("cardinality")
+	for p := range crmetrics.MaxPriorities {
+		d.Inc(p)
+	}
+	if n := len(priorityLabels(t, "cardinality")); n != crmetrics.MaxPriorities {
+		t.Fatalf("%d depth series, want %d", n, crmetrics.MaxPriorities)
+	}
+	d.Inc(crmetrics.MaxPriorities) // one too many
+	d.Dec(0)                       // a known priority now reports as overflow too
+	got := priorityLabels(t, "cardinality")
+	if !slices.Contains(got, crmetrics.PriorityOverflow) || len(got) != crmetrics.MaxPriorities+1 {
+		t.Fatalf("labels = %v, want the %d priorities and %q", got, crmetrics.MaxPriorities, crmetrics.PriorityOverflow)
+	}
+}
+
+// A client-go work queue publishing its metrics into controller-runtime's
+// registry, next to controller-runtime's own queues.
+func ExampleProvider() {
+	q := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{
+		Name:            "example",
+		MetricsProvider: crmetrics.Provider{},
+	})
+	defer q.ShutDown()
+	q.Add("a")
+	q.Add("b")
+	families, err := ctrlmetrics.Registry.Gather()
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "name" && l.GetValue() == "example" && f.GetName() == "workqueue_adds_total" {
+					fmt.Println(f.GetName(), m.GetCounter().GetValue())
+				}
+			}
+		}
+	}
+	// Output: workqueue_adds_total 2
+}

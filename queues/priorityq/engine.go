@@ -1,0 +1,436 @@
+package priorityq
+
+import (
+	"container/heap"
+	"slices"
+	"time"
+)
+
+// none is the nil link of the records' intrusive lists.
+const none = -1
+
+// status bits of a record.
+const (
+	inReady    uint8 = 1 << iota // linked into its priority's ready list
+	inWaiting                    // in the waiting heap, until readyAt
+	processing                   // handed out, Done not yet called
+	addTimed                     // addedAt is set (metrics: queue latency)
+	started                      // startedAt is set (metrics: work duration)
+)
+
+// record is the whole state of one item. An item has a record while it is
+// queued (ready or waiting) or being processed, and loses it when none of
+// that holds any more: the record is zeroed, so the queue keeps nothing of
+// the item reachable once Done returns (the house rule for work queues).
+type record[T comparable] struct {
+	key        T
+	prio       int
+	seq        uint64 // order among ready items of one priority (controller-runtime's AddedCounter)
+	readyAt    int64  // ns since engine.base, while inWaiting
+	addedAt    int64  // ns since engine.base, while addTimed
+	startedAt  int64  // ns since engine.base, while started
+	prev, next int32  // ready list links, while inReady
+	heapAt     int32  // position in engine.waiting, while inWaiting
+	st         uint8
+}
+
+// level is the ready list of one priority: records linked in seq order.
+type level struct {
+	prio       int
+	head, tail int32
+}
+
+// engine is the single-threaded heart of every lock-based variant: the
+// caller holds the lock that guards it. Records live in a slab indexed by a
+// map and recycled through a free list, so a steady add-get-done cycle
+// allocates nothing. Ready records hang in one list per priority; levels
+// holds the non-empty lists, highest priority first, and is searched
+// linearly because controllers use a handful of priorities (controller-runtime
+// itself two). Delayed records wait in a min-heap by ready time.
+//
+// Order follows controller-runtime's queue exactly: ready items go out by
+// priority, then by seq; a new ready item, one raised to a higher priority
+// and one whose delay expired get a fresh seq (the tail of their list); a
+// waiting item made ready by a plain add keeps the seq it had. An item added
+// while it is processed is linked into the ready list like any other but
+// skipped until its Done.
+type engine[T comparable] struct {
+	recs    []record[T]
+	free    []int32
+	index   map[T]int32
+	levels  []level
+	waiting waitHeap[T]
+	seq     uint64
+	ready   int // records in ready lists (Len)
+	blocked int // of those, records still processing
+	busy    int // records processing
+	base    time.Time
+	m       *metrics // nil: no metrics
+}
+
+func (e *engine[T]) init(m *metrics) {
+	e.index = make(map[T]int32)
+	e.base = time.Now()
+	e.m = m
+	e.waiting.e = e
+}
+
+// now is the engine's clock: monotonic nanoseconds since init.
+func (e *engine[T]) now() int64 { return int64(time.Since(e.base)) }
+
+// add queues key with priority prio, ready now (after ≤ 0) or after the
+// delay. It reports whether an item became eligible for Get and whether the
+// earliest waiting time moved (the caller's timer must be re-armed).
+func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bool) {
+	if after > 0 && e.m != nil {
+		e.m.retries.Inc()
+	}
+	i, ok := e.index[key]
+	if !ok {
+		i = e.alloc(key)
+	}
+	r := &e.recs[i]
+	switch {
+	case r.st&(inReady|inWaiting) == 0: // new, or only processing
+		r.prio = prio
+		r.seq = e.nextSeq()
+		if after > 0 {
+			r.readyAt = e.now() + int64(after)
+			heap.Push(&e.waiting, i)
+			return false, e.waiting.idx[0] == i
+		}
+		e.makeReady(i)
+		return r.st&processing == 0, false
+	case r.st&inReady != 0: // stays ready whatever the delay
+		if prio > r.prio {
+			if e.m != nil {
+				e.m.raise(r.prio, prio)
+			}
+			e.unlink(i)
+			r.prio = prio
+			r.seq = e.nextSeq()
+			e.link(i)
+		}
+		return false, false
+	default: // waiting
+		if prio > r.prio {
+			r.prio = prio
+			r.seq = e.nextSeq()
+		}
+		if after <= 0 {
+			wasHead := e.waiting.idx[0] == i
+			heap.Remove(&e.waiting, int(r.heapAt))
+			r.st &^= inWaiting
+			e.makeReady(i)
+			return r.st&processing == 0, wasHead
+		}
+		if at := e.now() + int64(after); at < r.readyAt {
+			r.readyAt = at
+		}
+		heap.Fix(&e.waiting, int(r.heapAt))
+		return false, e.waiting.idx[0] == i
+	}
+}
+
+func (e *engine[T]) nextSeq() uint64 {
+	s := e.seq
+	e.seq++
+	return s
+}
+
+// alloc gives key a fresh record.
+func (e *engine[T]) alloc(key T) int32 {
+	var i int32
+	if n := len(e.free); n > 0 {
+		i = e.free[n-1]
+		e.free = e.free[:n-1]
+	} else {
+		e.recs = append(e.recs, record[T]{})
+		i = int32(len(e.recs) - 1)
+	}
+	e.recs[i] = record[T]{key: key, prev: none, next: none, heapAt: none}
+	e.index[key] = i
+	return i
+}
+
+// release drops a record nothing refers to any more, and with it the item.
+func (e *engine[T]) release(i int32) {
+	delete(e.index, e.recs[i].key)
+	e.recs[i] = record[T]{}
+	e.free = append(e.free, i)
+}
+
+// makeReady links record i into its ready list and counts it as added.
+func (e *engine[T]) makeReady(i int32) {
+	e.link(i)
+	if e.m != nil {
+		r := &e.recs[i]
+		e.m.add(r.prio)
+		if r.st&addTimed == 0 {
+			r.st |= addTimed
+			r.addedAt = e.now()
+		}
+	}
+}
+
+// levelOf returns the index of prio's level in e.levels, inserting an empty
+// one if needed (levels stays sorted highest first).
+func (e *engine[T]) levelOf(prio int) int {
+	for l := range e.levels {
+		switch p := e.levels[l].prio; {
+		case p == prio:
+			return l
+		case p < prio:
+			e.levels = slices.Insert(e.levels, l, level{prio: prio, head: none, tail: none})
+			return l
+		}
+	}
+	e.levels = append(e.levels, level{prio: prio, head: none, tail: none})
+	return len(e.levels) - 1
+}
+
+// link puts record i into its priority's list at its seq's place: the tail
+// unless it kept an old seq.
+func (e *engine[T]) link(i int32) {
+	r := &e.recs[i]
+	l := &e.levels[e.levelOf(r.prio)]
+	after := l.tail
+	for after != none && e.recs[after].seq > r.seq {
+		after = e.recs[after].prev
+	}
+	r.prev = after
+	if after == none {
+		r.next = l.head
+		l.head = i
+	} else {
+		r.next = e.recs[after].next
+		e.recs[after].next = i
+	}
+	if r.next == none {
+		l.tail = i
+	} else {
+		e.recs[r.next].prev = i
+	}
+	r.st |= inReady
+	e.ready++
+	if r.st&processing != 0 {
+		e.blocked++
+	}
+}
+
+// unlink takes record i out of its ready list, dropping the list's level
+// once it is empty.
+func (e *engine[T]) unlink(i int32) {
+	r := &e.recs[i]
+	li := e.levelOf(r.prio)
+	l := &e.levels[li]
+	if r.prev == none {
+		l.head = r.next
+	} else {
+		e.recs[r.prev].next = r.next
+	}
+	if r.next == none {
+		l.tail = r.prev
+	} else {
+		e.recs[r.next].prev = r.prev
+	}
+	r.prev, r.next = none, none
+	r.st &^= inReady
+	e.ready--
+	if r.st&processing != 0 {
+		e.blocked--
+	}
+	if l.head == none {
+		e.levels = slices.Delete(e.levels, li, li+1)
+	}
+}
+
+// eligible reports whether Get can hand something out now.
+func (e *engine[T]) eligible() bool { return e.ready > e.blocked }
+
+// topPriority returns the priority of the item Get would hand out, if any.
+func (e *engine[T]) topPriority() (int, bool) {
+	for _, l := range e.levels {
+		for i := l.head; i != none; i = e.recs[i].next {
+			if e.recs[i].st&processing == 0 {
+				return l.prio, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// pop hands out the first ready item of the highest priority that is not
+// being processed.
+func (e *engine[T]) pop() (key T, prio int, ok bool) {
+	if !e.eligible() {
+		return key, 0, false
+	}
+	for _, l := range e.levels {
+		for i := l.head; i != none; i = e.recs[i].next {
+			r := &e.recs[i]
+			if r.st&processing != 0 {
+				continue
+			}
+			e.unlink(i)
+			r.st |= processing
+			e.busy++
+			if e.m != nil {
+				now := e.now()
+				e.m.get(r.prio)
+				if r.st&addTimed != 0 {
+					e.m.latency.Observe(seconds(now - r.addedAt))
+					r.st &^= addTimed
+				}
+				r.st |= started
+				r.startedAt = now
+			}
+			return r.key, r.prio, true
+		}
+	}
+	panic("priorityq: ready count disagrees with the ready lists") // unreachable: eligible() checked
+}
+
+// done ends the processing of key. It reports whether the item was queued
+// again meanwhile and is now eligible for Get.
+func (e *engine[T]) done(key T) (readied bool) {
+	i, ok := e.index[key]
+	if !ok || e.recs[i].st&processing == 0 {
+		return false
+	}
+	r := &e.recs[i]
+	if e.m != nil && r.st&started != 0 {
+		e.m.workDuration.Observe(seconds(e.now() - r.startedAt))
+	}
+	r.st &^= processing | started
+	e.busy--
+	if r.st&inReady != 0 {
+		e.blocked--
+		return true
+	}
+	if r.st&inWaiting == 0 {
+		e.release(i)
+	}
+	return false
+}
+
+// advance makes every waiting item whose time has come ready, each with a
+// fresh seq, in order of ready time, priority and seq. It returns how many
+// became eligible.
+func (e *engine[T]) advance() (eligible int) {
+	now := e.now()
+	for e.waiting.Len() > 0 {
+		i := e.waiting.idx[0]
+		r := &e.recs[i]
+		if r.readyAt > now {
+			break
+		}
+		heap.Pop(&e.waiting)
+		r.st &^= inWaiting
+		r.seq = e.nextSeq()
+		e.makeReady(i)
+		if r.st&processing == 0 {
+			eligible++
+		}
+	}
+	return eligible
+}
+
+// nextDue returns how long until the earliest waiting item is due.
+func (e *engine[T]) nextDue() (time.Duration, bool) {
+	if e.waiting.Len() == 0 {
+		return 0, false
+	}
+	return time.Duration(e.recs[e.waiting.idx[0]].readyAt - e.now()), true
+}
+
+// dropWaiting forgets every waiting item, as a shut-down queue does: they
+// would never be handed out.
+func (e *engine[T]) dropWaiting() {
+	for _, i := range e.waiting.idx {
+		r := &e.recs[i]
+		r.st &^= inWaiting
+		r.heapAt = none
+		if r.st&(inReady|processing) == 0 {
+			e.release(i)
+		}
+	}
+	e.waiting.idx = e.waiting.idx[:0]
+}
+
+// idle reports whether nothing is queued for Get or being processed.
+func (e *engine[T]) idle() bool { return e.ready == 0 && e.busy == 0 }
+
+// unfinished adds the processing items' ages to the totals of the
+// unfinished-work gauges.
+func (e *engine[T]) unfinished(total, oldest *float64) {
+	now := e.now()
+	for i := range e.recs {
+		if r := &e.recs[i]; r.st&started != 0 {
+			age := seconds(now - r.startedAt)
+			*total += age
+			*oldest = max(*oldest, age)
+		}
+	}
+}
+
+func seconds(ns int64) float64 { return time.Duration(ns).Seconds() }
+
+// waitHeap orders waiting records by ready time, then as the ready lists
+// do; it keeps each record's heapAt current for Fix and Remove.
+type waitHeap[T comparable] struct {
+	e   *engine[T]
+	idx []int32
+}
+
+func (h *waitHeap[T]) Len() int { return len(h.idx) }
+
+func (h *waitHeap[T]) Less(a, b int) bool {
+	ra, rb := &h.e.recs[h.idx[a]], &h.e.recs[h.idx[b]]
+	if ra.readyAt != rb.readyAt {
+		return ra.readyAt < rb.readyAt
+	}
+	if ra.prio != rb.prio {
+		return ra.prio > rb.prio
+	}
+	return ra.seq < rb.seq
+}
+
+func (h *waitHeap[T]) Swap(a, b int) {
+	h.idx[a], h.idx[b] = h.idx[b], h.idx[a]
+	h.e.recs[h.idx[a]].heapAt = int32(a)
+	h.e.recs[h.idx[b]].heapAt = int32(b)
+}
+
+// Push and Pop are for container/heap only; x is always an int32.
+func (h *waitHeap[T]) Push(x any) {
+	i := x.(int32)
+	h.e.recs[i].heapAt = int32(len(h.idx))
+	h.e.recs[i].st |= inWaiting
+	h.idx = append(h.idx, i)
+}
+
+func (h *waitHeap[T]) Pop() any {
+	n := len(h.idx) - 1
+	i := h.idx[n]
+	h.idx = h.idx[:n]
+	h.e.recs[i].heapAt = none
+	return i
+}
+
+// cancel takes key out of the waiting heap, if it waits there, and returns
+// its priority.
+func (e *engine[T]) cancel(key T) (prio int, ok bool) {
+	i, ok := e.index[key]
+	if !ok || e.recs[i].st&inWaiting == 0 {
+		return 0, false
+	}
+	r := &e.recs[i]
+	heap.Remove(&e.waiting, int(r.heapAt))
+	r.st &^= inWaiting
+	prio = r.prio
+	if r.st&(inReady|processing) == 0 {
+		e.release(i)
+	}
+	return prio, true
+}

@@ -1,0 +1,108 @@
+package priorityq_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"k8s.io/utils/ptr"
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/queuelab/queuelab/queues/priorityq"
+)
+
+// series returns the workqueue_* series of the queue called name in
+// controller-runtime's registry, one line each: metric, labels other than
+// the name, and the value (sample count for histograms; "set" for the
+// unfinished-work gauges, whose values are clock readings).
+func series(t *testing.T, name string) []string {
+	families, err := crmetrics.Registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range families {
+		if !strings.HasPrefix(f.GetName(), "workqueue_") {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var labels []string
+			mine := false
+			for _, l := range m.GetLabel() {
+				switch {
+				case (l.GetName() == "name" || l.GetName() == "controller") && l.GetValue() == name:
+					mine = true
+				default:
+					labels = append(labels, l.GetName()+"="+l.GetValue())
+				}
+			}
+			if !mine {
+				continue
+			}
+			var v string
+			switch {
+			case f.GetType() == dto.MetricType_HISTOGRAM:
+				v = fmt.Sprint("count=", m.GetHistogram().GetSampleCount())
+			case strings.Contains(f.GetName(), "unfinished") || strings.Contains(f.GetName(), "longest"):
+				v = "set"
+			case m.GetCounter() != nil:
+				v = fmt.Sprint(m.GetCounter().GetValue())
+			default:
+				v = fmt.Sprint(m.GetGauge().GetValue())
+			}
+			out = append(out, fmt.Sprintf("%s{%s} %s", f.GetName(), strings.Join(labels, ","), v))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestMetricsSeries drives every registered queue through the same
+// operations under its own name and checks that each publishes exactly the
+// workqueue_* series controller-runtime's queue publishes, values included:
+// depth per priority, adds, retries, and the latency and work-duration
+// observation counts.
+func TestMetricsSeries(t *testing.T) {
+	var want []string
+	for _, e := range priorityq.Impls[string]() {
+		name := "series-" + e.Name
+		q, err := e.New(priorityq.Options[string]{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(5)}, "a", "b")
+		q.Add("c")
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(-100)}, "d")
+		q.AddAfter("later", time.Hour) // a retry, never ready
+		item, prio, _ := q.GetWithPriority()
+		if prio != 5 {
+			t.Fatalf("%s: Get = %s@%d, want a priority-5 item", e.Name, item, prio)
+		}
+		q.Done(item)
+		item, _, _ = q.GetWithPriority()
+		q.Add(item) // re-added while processed
+		q.Done(item)
+		// controller-runtime buffers adds and applies them on its own
+		// goroutine; Len applies them now, so ShutDown does not drop them.
+		if n := q.Len(); n != 3 {
+			t.Fatalf("%s: Len = %d, want 3", e.Name, n)
+		}
+		q.ShutDown()
+		got := series(t, name)
+		if e.Name == priorityq.Baseline {
+			want = got
+			if len(want) == 0 {
+				t.Fatal("controller-runtime's queue published no series")
+			}
+			t.Logf("controller-runtime's series:\n  %s", strings.Join(want, "\n  "))
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("impl=%s series differ from controller-runtime's:\n got  %s\n want %s", e.Name,
+				strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package priorityq_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/queuelab/queuelab/queues/priorityq"
+)
+
+type payload struct{ _ [64]byte }
+
+// TestDoneReleasesItems: once an item is Done (and not queued again), no
+// variant keeps it reachable — the house rule for work queues. The item is
+// a pointer whose cleanup must run after a GC.
+func TestDoneReleasesItems(t *testing.T) {
+	for _, e := range priorityq.Impls[*payload]() {
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			q, err := e.New(priorityq.Options[*payload]{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.ShutDown()
+			released := make(chan struct{})
+			func() {
+				p := new(payload)
+				runtime.AddCleanup(p, func(ch chan struct{}) { close(ch) }, released)
+				q.Add(p)
+				item, _ := q.Get()
+				q.Add(item) // re-added while processed
+				q.Done(item)
+				item, _ = q.Get()
+				q.Done(item)
+			}()
+			for range 50 {
+				runtime.GC()
+				select {
+				case <-released:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			t.Fatal("the queue still holds an item that is Done")
+		})
+	}
+}
+
+// TestConstructorsRefuseBadOptions: bad options are errors, never panics,
+// and QueueFunc reports them before a controller ever calls it.
+func TestConstructorsRefuseBadOptions(t *testing.T) {
+	if _, err := priorityq.NewMutex(priorityq.Options[string]{Shards: 4}); err == nil {
+		t.Error("NewMutex accepted Shards")
+	}
+	if _, err := priorityq.NewLockFree(priorityq.Options[string]{Shards: 4}); err == nil {
+		t.Error("NewLockFree accepted Shards")
+	}
+	if _, err := priorityq.NewSharded(priorityq.Options[string]{Shards: -1}); err == nil {
+		t.Error("NewSharded accepted Shards: -1")
+	}
+	if _, err := priorityq.QueueFunc(priorityq.NewSharded[string], priorityq.Options[string]{Shards: 1 << 20}); err == nil {
+		t.Error("QueueFunc accepted Shards: 1<<20")
+	}
+	f, err := priorityq.QueueFunc(priorityq.NewSharded[string], priorityq.Options[string]{Shards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []workqueue.TypedRateLimitingInterface[string]{
+		f("checked", nil),
+		priorityq.NewQueue[string]("", nil), // no name, no limiter: defaults
+	} {
+		if _, ok := q.(priorityq.PriorityQueue[string]); !ok {
+			t.Errorf("%T is not a PriorityQueue", q)
+		}
+		q.AddRateLimited("a") // the default limiter's 5 ms
+		if item, _ := q.Get(); item != "a" {
+			t.Errorf("Get = %q, want a", item)
+		}
+		q.ShutDown()
+	}
+}

@@ -1,0 +1,259 @@
+package priorityq
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+
+	"github.com/queuelab/queuelab/internal/cacheline"
+	"github.com/queuelab/queuelab/internal/shard"
+)
+
+var _ PriorityQueue[string] = (*Sharded[string])(nil)
+
+// Sharded is a priority queue whose items are spread by hash over shards,
+// each a Mutex queue's engine with its own lock and timer, so producers and
+// workers busy with different items rarely meet on a lock.
+//
+// Order: a Get hands out an item of the highest priority ready in any shard
+// when it looks (each shard publishes its best priority in an atomic word
+// that Get scans), so priorities are kept queue-wide; within one priority,
+// items come out FIFO per shard only (registry.OrderPerShard): two items of
+// equal priority in different shards may overtake each other. Every per-item
+// guarantee (dedup, max priority, min delay, re-queue after Done, never two
+// workers on one item) holds as in Mutex, because all of an item's state
+// lives in its shard. With Shards: 1 its order is Mutex's exactly.
+//
+// Shutdown is two-phase: ShutDown closes every shard under its lock, which
+// Add checks under the same lock, and only then sets the flag Get trusts to
+// mean nothing more will arrive. So a Get never reports shutdown while an
+// accepted item is on its way.
+type Sharded[T comparable] struct {
+	front[T, *shardedCore[T]]
+}
+
+type shardedCore[T comparable] struct {
+	shards   []paddedShard[T]
+	picker   shard.Picker[T]
+	mask     uint32
+	s        settings[T]
+	g        gate
+	shut     atomic.Bool // every shard closed: no item arrives any more
+	shutting atomic.Bool // ShutDown called
+	draining atomic.Bool
+	refresh  *refresher
+}
+
+// noTop is a shard's published priority when it has nothing eligible.
+const noTop = math.MinInt64
+
+// shardOf is one shard: its part plus what it publishes to Get's lock-free
+// scan, written under the part's lock.
+type shardOf[T comparable] struct {
+	part[T]
+	top   atomic.Int64 // priority of the item the shard's pop would hand out, or noTop
+	ready atomic.Int64 // e.ready
+	busy  atomic.Bool  // !e.idle()
+}
+
+// paddedShard keeps neighbouring shards' locks and words on separate lines.
+type paddedShard[T comparable] struct {
+	shardOf[T]
+	_ [cacheline.Size]byte
+}
+
+// NewSharded returns an empty Sharded queue with Options.Shards shards.
+func NewSharded[T comparable](o Options[T]) (*Sharded[T], error) {
+	s, err := o.resolve("NewSharded", true)
+	if err != nil {
+		return nil, err
+	}
+	c := &shardedCore[T]{
+		shards: make([]paddedShard[T], s.shards),
+		picker: shard.NewPicker[T](s.shards),
+		mask:   uint32(s.shards - 1),
+		s:      s,
+	}
+	c.g.init()
+	for i := range c.shards {
+		sh := &c.shards[i].shardOf
+		sh.e.init(s.metrics)
+		sh.top.Store(noTop)
+		sh.readied = func(n int) {
+			sh.publish()
+			c.g.wake(n)
+		}
+	}
+	if s.metrics != nil {
+		c.refresh = s.metrics.start(func(total, oldest *float64) {
+			for i := range c.shards {
+				sh := &c.shards[i]
+				sh.mu.Lock()
+				sh.e.unfinished(total, oldest)
+				sh.mu.Unlock()
+			}
+		})
+	}
+	return &Sharded[T]{front[T, *shardedCore[T]]{c: c, limiter: s.limiter}}, nil
+}
+
+// publish refreshes the words Get scans; called with mu held, it writes a
+// word only when its value changes, so a busy shard keeps its lines shared.
+func (sh *shardOf[T]) publish() {
+	top := int64(noTop)
+	if p, ok := sh.e.topPriority(); ok {
+		top = int64(p)
+	}
+	if sh.top.Load() != top {
+		sh.top.Store(top)
+	}
+	if r := int64(sh.e.ready); sh.ready.Load() != r {
+		sh.ready.Store(r)
+	}
+	if b := !sh.e.idle(); sh.busy.Load() != b {
+		sh.busy.Store(b)
+	}
+}
+
+func (c *shardedCore[T]) shardFor(item T) *shardOf[T] {
+	return &c.shards[c.picker.Of(item)].shardOf
+}
+
+// addTo adds item to its shard and reports whether it became eligible.
+func (c *shardedCore[T]) addTo(o AddOpts, item T) bool {
+	sh := c.shardFor(item)
+	sh.mu.Lock()
+	eligible := !sh.closed && sh.part.add(&c.s, o, item)
+	sh.publish()
+	sh.mu.Unlock()
+	return eligible
+}
+
+func (c *shardedCore[T]) add(o AddOpts, item T) {
+	if c.addTo(o, item) {
+		c.g.wake(1)
+	}
+}
+
+func (c *shardedCore[T]) addAll(o AddOpts, items []T) {
+	n := 0
+	for _, item := range items {
+		if c.addTo(o, item) {
+			n++
+		}
+	}
+	c.g.wake(n)
+}
+
+// tryPop scans the shards' published priorities from a random shard and
+// pops from the one with the highest; it retries when it lost a race for it.
+func (c *shardedCore[T]) tryPop() (item T, prio int, ok bool) {
+	for {
+		best, at := int64(noTop), -1
+		start := rand.Uint32()
+		for k := range uint32(len(c.shards)) {
+			i := (start + k) & c.mask
+			if t := c.shards[i].top.Load(); t > best {
+				best, at = t, int(i)
+			}
+		}
+		if at < 0 {
+			return item, 0, false
+		}
+		sh := &c.shards[at].shardOf
+		sh.mu.Lock()
+		item, prio, ok = sh.e.pop()
+		sh.publish()
+		sh.mu.Unlock()
+		if ok {
+			return item, prio, true
+		}
+	}
+}
+
+func (c *shardedCore[T]) anyEligible() bool {
+	for i := range c.shards {
+		if c.shards[i].top.Load() != noTop {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *shardedCore[T]) noneReady() bool {
+	for i := range c.shards {
+		if c.shards[i].ready.Load() != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *shardedCore[T]) idle() bool {
+	for i := range c.shards {
+		if c.shards[i].busy.Load() {
+			return false
+		}
+	}
+	return true
+}
+
+// finished reports whether a Get may report shutdown: nothing will arrive
+// and nothing is ready (items added while processed count as ready, since
+// their Done makes them eligible).
+func (c *shardedCore[T]) finished() bool { return c.shut.Load() && c.noneReady() }
+
+func (c *shardedCore[T]) get() (item T, prio int, shutdown bool) {
+	for {
+		if item, prio, ok := c.tryPop(); ok {
+			if c.shut.Load() && c.noneReady() {
+				c.g.wakeAll() // the others may stop waiting
+			}
+			return item, prio, false
+		}
+		if c.finished() {
+			return item, 0, true
+		}
+		c.g.park(func() bool { return c.anyEligible() || c.finished() })
+	}
+}
+
+func (c *shardedCore[T]) done(item T) {
+	sh := c.shardFor(item)
+	sh.mu.Lock()
+	eligible := sh.e.done(item)
+	sh.publish()
+	sh.mu.Unlock()
+	if eligible {
+		c.g.wake(1)
+	}
+	if c.shut.Load() && c.idle() {
+		c.g.wakeAll() // drains may end
+	}
+}
+
+func (c *shardedCore[T]) len() int {
+	n := int64(0)
+	for i := range c.shards {
+		n += c.shards[i].ready.Load()
+	}
+	return int(n)
+}
+
+func (c *shardedCore[T]) shutDown(drain bool) {
+	c.shutting.Store(true)
+	c.draining.Store(drain)
+	for i := range c.shards {
+		sh := &c.shards[i].shardOf
+		sh.mu.Lock()
+		sh.close()
+		sh.publish()
+		sh.mu.Unlock()
+	}
+	c.shut.Store(true)
+	c.g.wakeAll()
+	c.g.waitUntil(func() bool { return !c.draining.Load() || c.idle() })
+	c.refresh.halt()
+}
+
+func (c *shardedCore[T]) shuttingDown() bool { return c.shutting.Load() }

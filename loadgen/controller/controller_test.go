@@ -35,8 +35,8 @@ func tinyStream(t *testing.T) (*gen.Stream, *gen.Objects) {
 func TestRunIsLedgerClean(t *testing.T) {
 	s, objs := tinyStream(t)
 	stacks := map[Style][]Stack{
-		ClientGo:    {Baseline(ClientGo), {Informer: "lockfree+mutex", Queue: "ring"}},
-		CtrlRuntime: {Baseline(CtrlRuntime), {Informer: "lockfree+mutex", Queue: "mutex"}},
+		ClientGo:    {Baseline(ClientGo), {Informer: "lockfree+mutex", Queue: "ring"}, {Informer: "informer", Queue: "pq-lockfree"}},
+		CtrlRuntime: {Baseline(CtrlRuntime), {Informer: "lockfree+mutex", Queue: "mutex"}, {Informer: "informer-lockfree", Queue: "pq-mutex"}},
 	}
 	for _, st := range Styles {
 		for _, sk := range stacks[st] {

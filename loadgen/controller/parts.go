@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/queues/priorityq"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
@@ -40,8 +42,10 @@ type InformerEntry struct {
 }
 
 // Informers lists the informer kinds, client-go's first: its
-// SharedIndexInformer, then the lab's informer assembled from every store
-// and DeltaFIFO in the families' registries, named <store>+<fifo>.
+// SharedIndexInformer; the lab's drop-in SharedIndexInformer
+// (queues/informer) with its default store and with the lock-free one;
+// then an informer assembled from every store and DeltaFIFO in the
+// families' registries, named <store>+<fifo>.
 func Informers() []InformerEntry {
 	out := []InformerEntry{{
 		Name: registry.Baseline,
@@ -50,6 +54,20 @@ func Informers() []InformerEntry {
 			return cache.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: idx}), nil
 		},
 	}}
+	for _, store := range []string{informer.DefaultStore, "lockfree"} {
+		name := "informer"
+		if store != informer.DefaultStore {
+			name += "-" + store
+		}
+		out = append(out, InformerEntry{
+			Name: name,
+			Doc:  "lab drop-in informer.NewSharedIndexInformer: default in-order FIFO, " + store + " store",
+			New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+				return informer.NewSharedIndexInformer(lw, &corev1.Pod{}, informer.Options{
+					SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Indexers: idx}, Store: store})
+			},
+		})
+	}
 	for _, st := range stores.Impls {
 		for _, ff := range deltafifo.Impls {
 			if st.Name == registry.Baseline && ff.Name == registry.Baseline {
@@ -101,6 +119,18 @@ func Queues[T comparable]() []QueueEntry[T] {
 				return priorityqueue.New(name, func(o *priorityqueue.Opts[T]) { o.RateLimiter = l })
 			},
 		},
+	}
+	for _, e := range priorityq.Impls[T]() {
+		if e.Name == priorityq.Baseline {
+			continue // controller-runtime's, listed above
+		}
+		out = append(out, QueueEntry[T]{
+			Name: "pq-" + e.Name,
+			Doc:  "lab priority queue priorityq " + e.Name + " (keeps controller-runtime's priorities)",
+			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+				return registry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l}))
+			},
+		})
 	}
 	for _, e := range workq.Impls[T]() {
 		if e.Name == registry.Baseline {

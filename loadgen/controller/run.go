@@ -188,7 +188,8 @@ func (r *run) keyRV(obj any) (int, uint64, bool) {
 
 // measured wraps an informer so every handler a controller registers
 // books the informer's notifications first; registered is closed once one
-// is.
+// is registered (not before: the lab informer refuses handlers once Run
+// has begun).
 type measured struct {
 	Informer
 	r          *run
@@ -196,24 +197,26 @@ type measured struct {
 	once       sync.Once
 }
 
-func (m *measured) wrap(h cache.ResourceEventHandler) cache.ResourceEventHandler {
-	m.once.Do(func() { close(m.registered) })
-	return booking{m.r, h}
+func (m *measured) done(reg cache.ResourceEventHandlerRegistration, err error) (cache.ResourceEventHandlerRegistration, error) {
+	if err == nil {
+		m.once.Do(func() { close(m.registered) })
+	}
+	return reg, err
 }
 
 // AddEventHandler implements Informer.
 func (m *measured) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
-	return m.Informer.AddEventHandler(m.wrap(h))
+	return m.done(m.Informer.AddEventHandler(booking{m.r, h}))
 }
 
 // AddEventHandlerWithResyncPeriod implements Informer.
 func (m *measured) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, d time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return m.Informer.AddEventHandlerWithResyncPeriod(m.wrap(h), d)
+	return m.done(m.Informer.AddEventHandlerWithResyncPeriod(booking{m.r, h}, d))
 }
 
 // AddEventHandlerWithOptions implements Informer.
 func (m *measured) AddEventHandlerWithOptions(h cache.ResourceEventHandler, o cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
-	return m.Informer.AddEventHandlerWithOptions(m.wrap(h), o)
+	return m.done(m.Informer.AddEventHandlerWithOptions(booking{m.r, h}, o))
 }
 
 type booking struct {

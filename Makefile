@@ -68,7 +68,7 @@ BENCH_ROUNDS = (for round in $(shell seq $(COUNT)); do $(GO) test -run '^$$' -be
 
 .PHONY: help
 help: ## List the targets and what they do
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: test
 test: ## Run every test under the race detector (conformance suites included)

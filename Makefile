@@ -73,7 +73,7 @@ BENCH_ROUNDS = (for round in $(shell seq $(COUNT)); do $(GO) test -run '^$$' -be
 
 .PHONY: help
 help: ## List the targets and what they do
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: test
 test: ## Run every test under the race detector (conformance suites included)
@@ -172,3 +172,21 @@ lean: ## Show that a module importing queues/workq, queues/deltafifo and stores 
 	  GOWORK=off $(GO) mod graph > graph.txt; echo "go mod graph: $$(wc -l < graph.txt) edges, $$(cut -d' ' -f2 graph.txt | cut -d@ -f1 | sort -u | wc -l) modules"; \
 	  bad=0; for m in $(LEAN_FORBIDDEN); do n=$$(grep -c "$$m" graph.txt || true); echo "  $$m: $$n"; [ "$$n" = 0 ] || bad=1; done; \
 	  [ $$bad = 0 ] && echo "lean: none of the lab's tooling is in the graph"
+
+# e2e: the controller scenarios against a real kube-apiserver and etcd,
+# started by controller-runtime's envtest as controller authors do.
+# loadgen/e2e/assets.sh builds kube-apiserver from the k8s.io/kubernetes
+# module once (about 12 minutes on 2 cores, cached under ~/.cache/queuelab)
+# and installs Debian's etcd-server with apt-get if etcd is missing.
+E2E_SCENARIOS ?= controller-kcm,controller-restart,controller-wide,controller-plain
+E2E_COUNT     ?= 1
+E2E_OBJECTS   ?= 1000
+E2E_EVENTS    ?= 2000
+E2E_BENCH     ?=
+
+.PHONY: e2e
+e2e: ## Controller scenarios against a real kube-apiserver + etcd via envtest (builds them if missing; E2E_SCENARIOS, E2E_COUNT, E2E_BENCH=file)
+	@set -e; assets=$$(sh loadgen/e2e/assets.sh); \
+	  KUBEBUILDER_ASSETS=$$assets E2E_SCENARIOS='$(E2E_SCENARIOS)' E2E_COUNT=$(E2E_COUNT) \
+	  E2E_OBJECTS=$(E2E_OBJECTS) E2E_EVENTS=$(E2E_EVENTS) E2E_BENCH='$(if $(E2E_BENCH),$(abspath $(E2E_BENCH)))' \
+	  $(GO) test -tags e2e -count=1 -timeout 90m -v -run TestControllersAgainstAPIServer ./loadgen/e2e/

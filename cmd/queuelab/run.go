@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
@@ -32,6 +34,7 @@ var runCommand = command{
 // runOptions are `queuelab run`'s flags other than the scenario overrides.
 type runOptions struct {
 	scenario, pipelines      string
+	styles                   string
 	impl, store, fifo, workq string
 	json, bench, quiet       bool
 	count                    int
@@ -45,8 +48,9 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs.SetOutput(stderr)
 	o := &runOptions{}
 	fs.StringVar(&o.scenario, "scenario", "default", "scenario, or a comma-separated list run one after another: "+strings.Join(scenario.Names(), ", "))
+	fs.StringVar(&o.styles, "style", "", "controller scenarios: styles to run, clientgo, ctrlruntime or both comma-separated (default: both)")
 	fs.StringVar(&o.pipelines, "pipeline", "", "pipelines to run: informer, workqueue, store, comma-separated, or all (default: the scenario's)")
-	fs.StringVar(&o.impl, "impl", "", "implementation stacks, comma-separated: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue) (default: the scenario's stacks)")
+	fs.StringVar(&o.impl, "impl", "", "implementation stacks, comma-separated: all, a uniform name (sharded), or combos <store>+<fifo>+<workq> (informer), <store>+<fifo> (store), <workq> (workqueue); controller scenarios: <informer>/<queue> or baseline (default: the scenario's stacks)")
 	fs.StringVar(&o.store, "store", "", "store implementations (name, list or all); with --fifo/--workq instead of --impl, their product runs")
 	fs.StringVar(&o.fifo, "fifo", "", "DeltaFIFO implementations (name, list or all)")
 	fs.StringVar(&o.workq, "workq", "", "workqueue implementations (name, list or all)")
@@ -104,6 +108,11 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	durFlag("burst-every", "burst period", func(s *scenario.Scenario, d time.Duration) { s.Opts.Schedule.BurstEvery = d })
 	intFlag("workers", "reconcile workers", func(s *scenario.Scenario, n int) { s.Opts.Workers = n })
 	intFlag("producers", "workqueue pipeline producers", func(s *scenario.Scenario, n int) { s.Opts.Producers = n })
+	intFlag("lists", "controller scenarios: lister Lists per reconcile", func(s *scenario.Scenario, n int) {
+		if s.Controller != nil {
+			s.Controller.Lists = n
+		}
+	})
 	intFlag("readers", "store pipeline readers", func(s *scenario.Scenario, n int) { s.Opts.Readers = n })
 	ratioFlag("read-mix", "store reads get=<r>,byindex=<r>,list=<r> summing to 1", []string{"get", "byindex", "list"},
 		func(s *scenario.Scenario, m []float64) {
@@ -191,27 +200,67 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var reps []report.Scenario
+	var (
+		reps  []report.Scenario
+		creps []controller.Scenario
+	)
 	for _, p := range plans {
+		if p.ctrl != nil {
+			crep, err := p.executeControllers(ctx, stderr, o)
+			if err != nil {
+				return err
+			}
+			creps = append(creps, crep)
+			continue
+		}
 		rep, err := p.execute(ctx, stderr, o)
 		if err != nil {
 			return err
 		}
 		reps = append(reps, rep)
 	}
-	var err error
-	switch {
-	case o.json:
-		err = report.JSON(stdout, reps)
-	case o.bench:
-		err = report.Bench(stdout, reps)
-	default:
-		err = report.Table(stdout, reps)
-	}
-	if err != nil {
+	if err := render(stdout, o, reps, creps); err != nil {
 		return err
 	}
-	return verdict(reps, stderr)
+	return errors.Join(verdict(reps, stderr), controllerVerdict(creps, stderr))
+}
+
+// render writes pipeline and controller results in the chosen format.
+func render(w io.Writer, o *runOptions, reps []report.Scenario, creps []controller.Scenario) error {
+	switch {
+	case o.json && len(creps) > 0:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"pipelines": reps, "controllers": creps})
+	case o.json:
+		return report.JSON(w, reps)
+	case o.bench:
+		if err := report.Bench(w, reps); err != nil {
+			return err
+		}
+		return controller.Bench(w, creps)
+	}
+	if err := report.Table(w, reps); err != nil {
+		return err
+	}
+	return controller.Table(w, creps)
+}
+
+// controllerVerdict fails the command if any controller run was incorrect.
+func controllerVerdict(creps []controller.Scenario, stderr io.Writer) error {
+	failed := 0
+	for _, rep := range creps {
+		for _, r := range rep.Results {
+			if !r.OK() {
+				failed++
+				fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Style, r.Impl)
+			}
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
 }
 
 // verdict fails the command (exit 1) if any run was incorrect, naming the
@@ -237,6 +286,9 @@ type plan struct {
 	sc     scenario.Scenario
 	stacks map[pipeline.Kind][]pipeline.Stack
 	kinds  []pipeline.Kind
+	// ctrl holds a controller scenario's stacks per style, in style order.
+	ctrl   map[controller.Style][]controller.Stack
+	styles []controller.Style
 }
 
 func (o *runOptions) plan(name string) (*plan, error) {
@@ -252,6 +304,9 @@ func (o *runOptions) plan(name string) (*plan, error) {
 	}
 	if err := sc.Opts.Validate(); err != nil {
 		return nil, err
+	}
+	if sc.Controller != nil {
+		return o.planControllers(sc)
 	}
 	kinds := sc.Pipelines
 	if o.pipelines != "" {
@@ -282,6 +337,70 @@ func (o *runOptions) plan(name string) (*plan, error) {
 		p.stacks[k] = stacks
 	}
 	return p, nil
+}
+
+// planControllers resolves a controller scenario's styles and stacks.
+func (o *runOptions) planControllers(sc scenario.Scenario) (*plan, error) {
+	if o.pipelines != "" || o.store != "" || o.fifo != "" || o.workq != "" {
+		return nil, fmt.Errorf("--scenario %s: a controller scenario takes --style and --impl, not --pipeline/--store/--fifo/--workq", sc.Name)
+	}
+	if err := sc.Controller.Options(sc.Opts).Validate(); err != nil {
+		return nil, err
+	}
+	p := &plan{sc: sc, ctrl: map[controller.Style][]controller.Stack{}}
+	styles := controller.Styles
+	if o.styles != "" {
+		styles = nil
+		for _, name := range strings.Split(o.styles, ",") {
+			st := controller.Style(strings.TrimSpace(name))
+			if !slices.Contains(controller.Styles, st) || slices.Contains(styles, st) {
+				return nil, fmt.Errorf("--style: want clientgo and/or ctrlruntime once each, got %q", o.styles)
+			}
+			styles = append(styles, st)
+		}
+	}
+	for _, st := range styles {
+		spec := o.impl
+		if spec == "" {
+			spec = sc.Controller.Stacks[st]
+		}
+		stacks, err := controller.ParseStacks(st, spec)
+		if err != nil {
+			return nil, fmt.Errorf("--impl: %w", err)
+		}
+		p.ctrl[st] = stacks
+	}
+	p.styles = styles
+	return p, nil
+}
+
+// executeControllers runs a controller scenario's stacks, rounds
+// interleaved like the pipelines'.
+func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runOptions) (controller.Scenario, error) {
+	sc := p.sc
+	stream, err := gen.Generate(sc.Gen)
+	if err != nil {
+		return controller.Scenario{}, err
+	}
+	objs := gen.NewObjects(stream)
+	fmt.Fprintf(stderr, "scenario %s: %d objects, %d events, seed %d, digest %s\n",
+		sc.Name, sc.Gen.Objects, len(stream.Events), sc.Gen.Seed, stream.Digest)
+	opts := sc.Controller.Options(sc.Opts)
+	rep := controller.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: opts.Schedule.Rate, Rounds: o.count}
+	for range o.count {
+		for _, st := range p.styles {
+			for _, sk := range p.ctrl[st] {
+				res, err := controller.Run(ctx, st, sk, stream, objs, opts)
+				if err != nil {
+					return rep, err
+				}
+				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s\n", st, sk.Name(), res.ReconcilesPerSec,
+					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+				rep.Results = append(rep.Results, res)
+			}
+		}
+	}
+	return rep, nil
 }
 
 func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (report.Scenario, error) {

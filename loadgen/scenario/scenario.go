@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
@@ -25,6 +26,27 @@ type Scenario struct {
 	// HalfLoad offers half the baseline's open-loop throughput as a fixed
 	// rate, measured by a calibration run first (unless --rate is given).
 	HalfLoad bool
+	// Controller, when set, makes this a whole-controller scenario
+	// (package loadgen/controller) instead of a pipeline one.
+	Controller *Controller
+}
+
+// Controller is what a controller scenario adds to the stream: Opts
+// supplies workers, reconcile cost, error rate, schedule and stall (so
+// the same flags override them), this the rest.
+type Controller struct {
+	// Lists is lister Lists per reconcile; Restart releases the stream with
+	// the initial list.
+	Lists   int
+	Restart bool
+	// Stacks is the default --impl selection per style.
+	Stacks map[controller.Style]string
+}
+
+// Options is the controller run's options for pipeline options o.
+func (c *Controller) Options(o pipeline.Options) controller.Options {
+	return controller.Options{Workers: o.Workers, Lists: c.Lists, ReconcileCost: o.ReconcileCost,
+		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall}
 }
 
 // All lists the scenarios, default first.
@@ -80,6 +102,7 @@ func All() []Scenario {
 		{Name: "store-contention", Doc: "40k pods, 10 listers doing Get/ByIndex/List scans against the informer's writer (PopBatch + transactions where supported), 100 events/s: staleness (issue 7); --rate 0 measures the writer's capacity",
 			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store},
 			Stacks: map[pipeline.Kind]string{pipeline.Store: "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-ring"}},
+		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(),
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
 	}

@@ -41,6 +41,11 @@ type Source struct {
 	// marker; the pipeline points it at its queue's Resync, as the
 	// Reflector's resync timer would, and counts what that returns.
 	OnResync func()
+	// OnEmit, if set, is called from the emitting goroutine for every
+	// watch event just before the ledger books its emission, with the same
+	// key, resourceVersion and time: controllers measure how long the
+	// informer's store takes to show it (lister staleness).
+	OnEmit func(k int, rv uint64, at int64)
 
 	gate      chan struct{}
 	startOnce sync.Once

@@ -90,6 +90,9 @@ func (w *watcher) run() {
 			if e.Missed {
 				continue
 			}
+			if s.OnEmit != nil {
+				s.OnEmit(int(e.Key), e.RV, s.startAt+at)
+			}
 			s.led.Emit(int(e.Key), e.RV, e.Kind == gen.Deleted, s.startAt+at)
 			if !w.send(ev) {
 				return

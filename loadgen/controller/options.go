@@ -1,0 +1,54 @@
+package controller
+
+import (
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/gen"
+)
+
+// Options configure a controller run. Field names follow the `queuelab
+// run` flags; Validate names the flag that is wrong.
+type Options struct {
+	// Workers is the number of concurrent reconciles (client-go's worker
+	// goroutines, controller-runtime's MaxConcurrentReconciles).
+	Workers int
+	// Lists is how many lister Lists each reconcile does: its namespace's
+	// Pods with its app label (ByIndex on the namespace index, then a label
+	// match), as a ReplicaSet or Job controller lists its pods.
+	Lists int
+	// ReconcileCost is CPU each reconcile burns after reading.
+	ReconcileCost time.Duration
+	// ErrorRate is the fraction of reconciles that fail and are requeued
+	// rate-limited (forever: a controller never drops a key).
+	ErrorRate float64
+	// Schedule is the offered load of the watch stream.
+	Schedule gen.Schedule
+	// Restart releases the stream together with the initial list, as when a
+	// controller restarts into a busy cluster: live changes arrive while
+	// the initial objects are still being reconciled.
+	Restart bool
+	// Stall ends a run that made no progress for this long.
+	Stall time.Duration
+}
+
+// DefaultOptions: 4 workers, one List per reconcile, 1% errors, open loop.
+func DefaultOptions() Options {
+	return Options{Workers: 4, Lists: 1, ErrorRate: 0.01, Stall: 15 * time.Second}
+}
+
+// Validate checks the options with a *gen.FieldError naming the flag.
+func (o Options) Validate() error {
+	switch {
+	case o.Workers <= 0:
+		return gen.Fieldf("workers", "must be > 0, got %d", o.Workers)
+	case o.Lists < 0:
+		return gen.Fieldf("lists", "must be >= 0, got %d", o.Lists)
+	case o.ReconcileCost < 0:
+		return gen.Fieldf("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
+	case o.ErrorRate < 0 || o.ErrorRate >= 1:
+		return gen.Fieldf("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
+	case o.Stall <= 0:
+		return gen.Fieldf("stall", "must be > 0, got %v", o.Stall)
+	}
+	return o.Schedule.Validate()
+}

@@ -1,0 +1,240 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+
+	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/queues/priorityq"
+	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/stores"
+)
+
+// Informer is what both controller styles use of an informer: the
+// controller-runtime Informer surface (which client-go's
+// SharedIndexInformer has), the indexer listers read, and Run. Any
+// cache.SharedIndexInformer is one, so a drop-in informer plugs in as is.
+type Informer interface {
+	crcache.Informer
+	GetIndexer() cache.Indexer
+	RunWithContext(ctx context.Context)
+}
+
+var _ Informer = cache.SharedIndexInformer(nil)
+
+// NewInformer builds an informer over lw for Pods with indexers.
+type NewInformer func(lw cache.ListerWatcher, indexers cache.Indexers) (Informer, error)
+
+// InformerEntry is one informer kind.
+type InformerEntry struct {
+	Name, Doc string
+	New       NewInformer
+}
+
+// Informers lists the informer kinds, client-go's first: its
+// SharedIndexInformer; the lab's drop-in SharedIndexInformer
+// (queues/informer) with its default store and with the lock-free one;
+// then an informer assembled from every store and DeltaFIFO in the
+// families' registries, named <store>+<fifo>.
+func Informers() []InformerEntry {
+	out := []InformerEntry{{
+		Name: registry.Baseline,
+		Doc:  "client-go cache.NewSharedIndexInformerWithOptions: RealFIFO, threadSafeMap, one processorListener per handler",
+		New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+			return cache.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: idx}), nil
+		},
+	}}
+	for _, store := range []string{informer.DefaultStore, "lockfree"} {
+		name := "informer"
+		if store != informer.DefaultStore {
+			name += "-" + store
+		}
+		out = append(out, InformerEntry{
+			Name: name,
+			Doc:  "lab drop-in informer.NewSharedIndexInformer: default in-order FIFO, " + store + " store",
+			New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+				return informer.NewSharedIndexInformer(lw, &corev1.Pod{}, informer.Options{
+					SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Indexers: idx}, Store: store})
+			},
+		})
+	}
+	for _, st := range stores.Impls {
+		for _, ff := range deltafifo.Impls {
+			if st.Name == registry.Baseline && ff.Name == registry.Baseline {
+				continue // client-go's parts in the lab's frame: not a stack anyone runs
+			}
+			out = append(out, InformerEntry{
+				Name: st.Name + "+" + ff.Name,
+				Doc:  "lab informer: Reflector → " + ff.Name + " DeltaFIFO → " + st.Name + " store, handlers called in order on the consumer",
+				New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+					return newLabInformer(lw, st.New(idx), ff.New)
+				},
+			})
+		}
+	}
+	return out
+}
+
+// NewQueue builds a controller's rate-limited work queue for items of type
+// T, with controller-runtime's Options.NewQueue signature so one entry
+// serves both controller styles.
+type NewQueue[T comparable] func(name string, limiter workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T]
+
+// QueueEntry is one work queue kind.
+type QueueEntry[T comparable] struct {
+	Name, Doc string
+	New       NewQueue[T]
+}
+
+// PriorityQueueName is controller-runtime's priority queue, the default
+// queue of a controller-runtime controller and that style's baseline.
+const PriorityQueueName = "priorityqueue"
+
+// Queues lists the queue kinds: client-go's rate-limiting queue,
+// controller-runtime's priority queue, and every lab base queue of the
+// workq registry under the lab's rate-limiting layer.
+func Queues[T comparable]() []QueueEntry[T] {
+	out := []QueueEntry[T]{
+		{
+			Name: registry.Baseline,
+			Doc:  "client-go workqueue.NewTypedRateLimitingQueueWithConfig",
+			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+				return workqueue.NewTypedRateLimitingQueueWithConfig(l, workqueue.TypedRateLimitingQueueConfig[T]{Name: name})
+			},
+		},
+		{
+			Name: PriorityQueueName,
+			Doc:  "controller-runtime priorityqueue.New (the default of controller-runtime controllers)",
+			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+				return priorityqueue.New(name, func(o *priorityqueue.Opts[T]) { o.RateLimiter = l })
+			},
+		},
+	}
+	for _, e := range priorityq.Impls[T]() {
+		if e.Name == priorityq.Baseline {
+			continue // controller-runtime's, listed above
+		}
+		out = append(out, QueueEntry[T]{
+			Name: "pq-" + e.Name,
+			Doc:  "lab priority queue priorityq " + e.Name + " (keeps controller-runtime's priorities)",
+			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+				return registry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l}))
+			},
+		})
+	}
+	for _, e := range workq.Impls[T]() {
+		if e.Name == registry.Baseline {
+			continue // the first entry is client-go's queue already
+		}
+		out = append(out, QueueEntry[T]{
+			Name: e.Name,
+			Doc:  "lab workq " + e.Name + " under workq.NewRateLimiting",
+			New: func(_ string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+				return registry.Must(workq.NewRateLimiting(e.New(), l, workq.LayerOptions{}))
+			},
+		})
+	}
+	return out
+}
+
+// Style is a controller's shape.
+type Style string
+
+// The controller styles.
+const (
+	ClientGo    Style = "clientgo"
+	CtrlRuntime Style = "ctrlruntime"
+)
+
+// Styles lists the styles in presentation order.
+var Styles = []Style{ClientGo, CtrlRuntime}
+
+// Stack is one informer kind × one queue kind, named "<informer>+<queue>".
+type Stack struct {
+	Informer string
+	Queue    string
+}
+
+// Name is the stack's impl= value.
+func (s Stack) Name() string { return s.Informer + "+" + s.Queue }
+
+// Baseline is the stack a controller of style st gets by default.
+func Baseline(st Style) Stack {
+	if st == CtrlRuntime {
+		return Stack{Informer: registry.Baseline, Queue: PriorityQueueName}
+	}
+	return Stack{Informer: registry.Baseline, Queue: registry.Baseline}
+}
+
+// ParseStacks resolves "informer/queue" pairs, comma-separated, against the
+// registries; "baseline" stands for the style's default stack.
+func ParseStacks(st Style, spec string) ([]Stack, error) {
+	var out []Stack
+	informers, queues := informerNames(), queueNames()
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "baseline" {
+			out = append(out, Baseline(st))
+			continue
+		}
+		inf, q, ok := strings.Cut(part, "/")
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("controller stack %q: want <informer>/<queue> or baseline", part)
+		case !slices.Contains(informers, inf):
+			return nil, fmt.Errorf("controller stack %q: unknown informer %q (known: %s)", part, inf, strings.Join(informers, ", "))
+		case !slices.Contains(queues, q):
+			return nil, fmt.Errorf("controller stack %q: unknown queue %q (known: %s)", part, q, strings.Join(queues, ", "))
+		}
+		s := Stack{Informer: inf, Queue: q}
+		if slices.Contains(out, s) {
+			return nil, fmt.Errorf("controller stack %q selected twice", part)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func informerNames() []string {
+	var names []string
+	for _, e := range Informers() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func queueNames() []string {
+	var names []string
+	for _, e := range Queues[string]() {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func lookupInformer(name string) (InformerEntry, error) {
+	for _, e := range Informers() {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return InformerEntry{}, fmt.Errorf("unknown informer %q (known: %s)", name, strings.Join(informerNames(), ", "))
+}
+
+func lookupQueue[T comparable](name string) (QueueEntry[T], error) {
+	for _, e := range Queues[T]() {
+		if e.Name == name {
+			return e, nil
+		}
+	}
+	return QueueEntry[T]{}, fmt.Errorf("unknown queue %q (known: %s)", name, strings.Join(queueNames(), ", "))
+}

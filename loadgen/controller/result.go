@@ -1,0 +1,62 @@
+package controller
+
+import (
+	"time"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
+)
+
+// Result is one controller run's measurements and verdict.
+type Result struct {
+	Style    Style  `json:"style"`
+	Impl     string `json:"impl"`
+	Baseline bool   `json:"baseline"`
+	Digest   string `json:"digest"`
+
+	// Events is the number of changes the stream delivers (missed deletes
+	// excluded, tombstones included); Duration the measured phase: from the
+	// stream's release (from the informer's start, with Options.Restart)
+	// until every change was reconciled.
+	Events       int64         `json:"events"`
+	Duration     time.Duration `json:"duration_ns"`
+	EventsPerSec float64       `json:"events_per_sec"`
+	// Reconciles counts reconciles in the measured phase, failed ones
+	// included: what a controller's workers did per second.
+	Reconciles       int64   `json:"reconciles"`
+	ReconcilesPerSec float64 `json:"reconciles_per_sec"`
+	// Sync is the time from the informer's start until every object of
+	// the initial list was reconciled once.
+	Sync time.Duration `json:"sync_ns"`
+	// Latency runs from a watch event's emission to the end of the first
+	// successful reconcile that observed it (initial-list objects
+	// excluded: their time is Sync).
+	Latency metrics.Quantiles `json:"latency"`
+	// Staleness runs from a watch event's emission to the informer's
+	// notification of it, after its store write: how far the listers lag.
+	Staleness metrics.Quantiles `json:"staleness"`
+
+	PeakDepth   int64 `json:"peak_depth"`
+	PeakPending int64 `json:"peak_pending"`
+	// PeakHeap is the sampled peak of heap object bytes above the heap
+	// before the controller was built; HeapPerObject the live heap growth
+	// at the end divided by the objects in the informer's store.
+	PeakHeap      uint64  `json:"peak_heap_bytes"`
+	PeakRSS       uint64  `json:"peak_rss_bytes"`
+	HeapPerObject float64 `json:"heap_bytes_per_object"`
+	// CPUPerReconcile is the process's user+system CPU in the measured
+	// phase per reconcile: the whole controller's cost (informer, queue,
+	// reads, GC), not only the reconcile function's.
+	CPUPerReconcile time.Duration `json:"cpu_per_reconcile_ns"`
+	GCCPUFraction   float64       `json:"gc_cpu_fraction"`
+
+	Source        watchsrc.Stats      `json:"source"`
+	ProcessErrors int64               `json:"process_errors"`
+	Stalled       bool                `json:"stalled"`
+	Violations    []account.Violation `json:"violations"`
+}
+
+// OK reports whether the run was correct: nothing lost, duplicated,
+// reconciled concurrently or read stale, and no stall.
+func (r *Result) OK() bool { return len(r.Violations) == 0 && !r.Stalled && r.ProcessErrors == 0 }

@@ -1,0 +1,463 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	listersv1 "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
+)
+
+// indexers are the informer's indexes: the namespace index listers use,
+// as every informer from client-go's factory has.
+func indexers() cache.Indexers {
+	return cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+}
+
+// run is one controller run's shared state: the books, the measurements
+// and the reconcile both styles call.
+type run struct {
+	o      Options
+	stream *gen.Stream
+	objs   *gen.Objects
+	led    *account.Ledger
+	base   time.Time
+	lister listersv1.PodLister
+	// emitAt[rv-InitialRV] is when the watch event of rv was emitted (ns
+	// on the run's clock, +1 so 0 means none), taken by the first
+	// notification of it.
+	emitAt []atomic.Int64
+	// initialSeen[k] is set by the first cover of initial key k, which
+	// observes its initial-list state (the oldest pending change);
+	// initialCovered counts them, and syncedAt is 1 + when it reached
+	// Objects.
+	initialSeen    []atomic.Bool
+	initialCovered atomic.Int64
+	syncedAt       atomic.Int64
+	measuring      atomic.Bool
+	reconciles     atomic.Int64 // in the measured phase
+	progress       atomic.Int64 // every reconcile and notification: stall detection
+	procErrs       atomic.Int64
+	// lats is a pool of latency histograms, one per concurrent reconcile.
+	lats chan *metrics.Latency
+	// version reads the per-key increasing version the ledger books: the
+	// resourceVersion offline, an annotation against an API server.
+	version func(metav1.Object) (uint64, bool)
+	allLats []*metrics.Latency
+	staleMu sync.Mutex
+	stale   *metrics.Latency
+}
+
+// now is the run's clock in ns, shared with the ledger.
+func (r *run) now() int64 { return int64(time.Since(r.base)) }
+
+// errInjected is the failure a reconcile reports ErrorRate of the time.
+var errInjected = errors.New("controller: injected reconcile failure")
+
+// reconcile is the controller's business logic, the same in both styles:
+// Get the object through the lister, List its namespace's pods with its
+// app label Lists times, burn ReconcileCost, fail ErrorRate of the time.
+// A successful reconcile that saw the newest emitted state covers the
+// key's pending changes in the ledger.
+func (r *run) reconcile(namespace, name string) error {
+	k, ok := gen.KeyIndex(name)
+	if !ok || k >= r.led.Keys() {
+		r.procErrs.Add(1)
+		return nil
+	}
+	entered := r.led.Enter(k)
+	before := r.led.BeforeRead(k)
+	pods := r.lister.Pods(namespace)
+	pod, err := pods.Get(name)
+	exists := err == nil
+	if err != nil && !apierrors.IsNotFound(err) {
+		r.procErrs.Add(1)
+	}
+	var rv uint64
+	if exists {
+		rv, _ = r.version(pod)
+		sel := labels.SelectorFromSet(labels.Set{gen.AppLabel: pod.Labels[gen.AppLabel]})
+		for range r.o.Lists {
+			if _, err := pods.List(sel); err != nil {
+				r.procErrs.Add(1)
+			}
+		}
+	}
+	r.led.CheckRead(k, before, exists, rv)
+	spin(r.o.ReconcileCost)
+	failed := r.o.ErrorRate > 0 && rand.Float64() < r.o.ErrorRate
+	if !failed {
+		now := r.now()
+		if latency, covered := r.led.CoverState(k, rv, exists, now); covered {
+			r.covered(k, now, latency)
+		}
+	}
+	if entered {
+		r.led.Exit(k)
+	}
+	r.progress.Add(1)
+	if r.measuring.Load() {
+		r.reconciles.Add(1)
+	}
+	if failed {
+		return errInjected
+	}
+	return nil
+}
+
+// covered books a reconcile of key k that observed a change emitted
+// latency ago: the initial list's changes count towards being synced,
+// live ones are latency samples.
+func (r *run) covered(k int, now, latency int64) {
+	if k < len(r.initialSeen) && !r.initialSeen[k].Load() && r.initialSeen[k].CompareAndSwap(false, true) {
+		if r.initialCovered.Add(1) == int64(len(r.initialSeen)) {
+			r.syncedAt.Store(now + 1)
+		}
+		return
+	}
+	if r.measuring.Load() {
+		lat := <-r.lats
+		lat.Record(latency)
+		r.lats <- lat
+	}
+}
+
+// onEmit is the source's hook for every watch event.
+func (r *run) onEmit(_ int, rv uint64, at int64) {
+	if i := rv - r.stream.InitialRV; rv > r.stream.InitialRV && i < uint64(len(r.emitAt)) {
+		r.emitAt[i].Store(at + 1)
+	}
+}
+
+// notified books a store write the informer announced to its handler, for
+// the stale-read check and the staleness histogram.
+func (r *run) notified(obj any, deleted bool) {
+	r.progress.Add(1)
+	last := obj
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		last = t.Obj
+	}
+	k, rv, ok := r.keyRV(last)
+	if !ok {
+		if t, isTomb := obj.(cache.DeletedFinalStateUnknown); isTomb && deleted {
+			k, ok = gen.KeyIndex(t.Key)
+		}
+		if !ok || k >= r.led.Keys() {
+			r.procErrs.Add(1)
+			return
+		}
+	}
+	if deleted {
+		r.led.Deleted(k)
+	}
+	r.led.Applied(k, rv, deleted)
+	if i := rv - r.stream.InitialRV; rv > r.stream.InitialRV && i < uint64(len(r.emitAt)) {
+		if at := r.emitAt[i].Swap(0); at != 0 && r.measuring.Load() {
+			r.staleMu.Lock()
+			r.stale.Record(r.now() - (at - 1))
+			r.staleMu.Unlock()
+		}
+	}
+}
+
+func (r *run) keyRV(obj any) (int, uint64, bool) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return 0, 0, false
+	}
+	k, kok := gen.KeyIndex(p.Name)
+	rv, rok := r.version(p)
+	return k, rv, kok && rok && k < r.led.Keys()
+}
+
+// measured wraps an informer so every handler a controller registers
+// books the informer's notifications first; registered is closed once one
+// is registered (not before: the lab informer refuses handlers once Run
+// has begun).
+type measured struct {
+	Informer
+	r          *run
+	registered chan struct{}
+	once       sync.Once
+}
+
+func (m *measured) done(reg cache.ResourceEventHandlerRegistration, err error) (cache.ResourceEventHandlerRegistration, error) {
+	if err == nil {
+		m.once.Do(func() { close(m.registered) })
+	}
+	return reg, err
+}
+
+// AddEventHandler implements Informer.
+func (m *measured) AddEventHandler(h cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return m.done(m.Informer.AddEventHandler(booking{m.r, h}))
+}
+
+// AddEventHandlerWithResyncPeriod implements Informer.
+func (m *measured) AddEventHandlerWithResyncPeriod(h cache.ResourceEventHandler, d time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+	return m.done(m.Informer.AddEventHandlerWithResyncPeriod(booking{m.r, h}, d))
+}
+
+// AddEventHandlerWithOptions implements Informer.
+func (m *measured) AddEventHandlerWithOptions(h cache.ResourceEventHandler, o cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	return m.done(m.Informer.AddEventHandlerWithOptions(booking{m.r, h}, o))
+}
+
+type booking struct {
+	r *run
+	h cache.ResourceEventHandler
+}
+
+func (b booking) OnAdd(obj any, initial bool) { b.r.notified(obj, false); b.h.OnAdd(obj, initial) }
+func (b booking) OnUpdate(old, obj any)       { b.r.notified(obj, false); b.h.OnUpdate(old, obj) }
+func (b booking) OnDelete(obj any)            { b.r.notified(obj, true); b.h.OnDelete(obj) }
+
+// controllerRun is a controller of one style, built and ready to start.
+type controllerRun interface {
+	// start registers the controller's handler on the informer and starts
+	// its workers; it returns once they run.
+	start(ctx context.Context, wg *sync.WaitGroup) error
+	depth() int
+}
+
+// feed is where the watch events come from: the seeded source offline,
+// writers through a clientset against an API server.
+type feed interface {
+	// listerWatcher is what the informer lists and watches.
+	listerWatcher() cache.ListerWatcher
+	// release starts the measured stream.
+	release()
+	exhausted() <-chan struct{}
+	stats() watchsrc.Stats
+}
+
+// sourceFeed is the lab's seeded watch source.
+type sourceFeed struct{ *watchsrc.Source }
+
+func (f sourceFeed) listerWatcher() cache.ListerWatcher { return f.ListerWatcher() }
+func (f sourceFeed) release()                           { f.Start() }
+func (f sourceFeed) exhausted() <-chan struct{}         { return f.Exhausted() }
+func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
+
+// Run drives stream s (objects objs) through a controller of style st on
+// stack sk and returns the measurements and the verdict. An error means
+// the run could not happen; an incorrect run returns a Result whose OK is
+// false.
+func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objects, o Options) (*Result, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	r := newRun(s, objs, o)
+	src := watchsrc.New(s, objs, r.led, o.Schedule, r.base)
+	src.OnEmit = r.onEmit
+	return r.drive(ctx, st, sk, sourceFeed{src})
+}
+
+func newRun(s *gen.Stream, objs *gen.Objects, o Options) *run {
+	r := &run{
+		o: o, stream: s, objs: objs, led: account.New(s.Universe()), base: time.Now(),
+		version:     func(m metav1.Object) (uint64, bool) { return gen.RV(m) },
+		emitAt:      make([]atomic.Int64, len(s.Events)+1),
+		initialSeen: make([]atomic.Bool, s.Config.Objects),
+		lats:        make(chan *metrics.Latency, o.Workers),
+		stale:       metrics.NewLatency(),
+	}
+	for range o.Workers {
+		l := metrics.NewLatency()
+		r.allLats = append(r.allLats, l)
+		r.lats <- l
+	}
+	return r
+}
+
+// drive runs the controller over src until every change was reconciled.
+func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result, error) {
+	o, s := r.o, r.stream
+	ie, err := lookupInformer(sk.Informer)
+	if err != nil {
+		return nil, err
+	}
+	heap0 := metrics.LiveHeap()
+	metrics.ResetPeakRSS()
+	base, err := ie.New(src.listerWatcher(), indexers())
+	if err != nil {
+		return nil, err
+	}
+	inf := &measured{Informer: base, r: r, registered: make(chan struct{})}
+	r.lister = listersv1.NewPodLister(inf.GetIndexer())
+	var c controllerRun
+	switch st {
+	case ClientGo:
+		c, err = newClientGo(r, inf, sk.Queue)
+	case CtrlRuntime:
+		c, err = newCtrlRuntime(r, inf, sk.Queue)
+	default:
+		err = fmt.Errorf("unknown controller style %q", st)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Style: st, Impl: sk.Name(), Baseline: sk == Baseline(st), Digest: s.Digest}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	stop := sync.OnceFunc(func() { cancel(); wg.Wait() })
+	defer stop()
+	if err := c.start(runCtx, &wg); err != nil {
+		return nil, err
+	}
+	select {
+	case <-inf.registered:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if o.Restart {
+		src.release()
+		r.measuring.Store(true)
+	}
+	snap0, cpu0 := metrics.ReadSnapshot(), cpuTime()
+	sampler := metrics.StartSampler(nil, func() int64 { return int64(c.depth()) }, r.led.Uncovered)
+	t0 := time.Now()
+	wg.Go(func() { inf.RunWithContext(runCtx) })
+	synced := func() bool { return r.syncedAt.Load() != 0 || s.Config.Objects == 0 }
+	if !o.Restart {
+		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
+			res.Sync = time.Since(t0)
+			snap0, cpu0 = metrics.ReadSnapshot(), cpuTime()
+			r.measuring.Store(true)
+			t0 = time.Now()
+			src.release()
+		}
+	}
+	if !res.Stalled {
+		res.Stalled = r.drain(ctx, src.exhausted(), synced)
+	}
+	res.Duration = time.Since(t0)
+	if o.Restart && r.syncedAt.Load() != 0 {
+		res.Sync = time.Duration(r.syncedAt.Load()-1) - t0.Sub(r.base)
+	}
+	r.measuring.Store(false)
+	heapPeak, peaks := sampler.Stop()
+	usage, cpu := metrics.ReadSnapshot().Since(snap0), cpuTime()-cpu0
+	res.Events = int64(s.Stats.Adds + s.Stats.Updates + s.Stats.Deletes - s.Stats.MissedDeletes + s.Stats.Tombstones)
+	res.Reconciles = r.reconciles.Load()
+	if sec := res.Duration.Seconds(); sec > 0 {
+		res.ReconcilesPerSec = float64(res.Reconciles) / sec
+		res.EventsPerSec = float64(res.Events) / sec
+	}
+	if res.Reconciles > 0 {
+		res.CPUPerReconcile = cpu / time.Duration(res.Reconciles)
+	}
+	res.PeakDepth, res.PeakPending = peaks[0], peaks[1]
+	res.PeakHeap = sub(heapPeak, heap0)
+	res.PeakRSS, _ = metrics.PeakRSS()
+	stored := len(inf.GetIndexer().ListKeys())
+	if stored > 0 {
+		res.HeapPerObject = float64(sub(metrics.LiveHeap(), heap0)) / float64(stored)
+	}
+	res.GCCPUFraction = usage.GCCPUFraction
+	expect := r.expect(inf.GetIndexer())
+	stop()
+	runtime.KeepAlive(inf)
+	all := metrics.NewLatency()
+	for _, l := range r.allLats {
+		all.Merge(l)
+	}
+	res.Latency, res.Staleness = all.Quantiles(), r.stale.Quantiles()
+	res.Source = src.stats()
+	res.ProcessErrors = r.procErrs.Load()
+	res.Violations = r.led.Verify(expect)
+	return res, ctx.Err()
+}
+
+// expect is what Verify checks: the informer's store equals the stream's
+// truth, every key's newest change was reconciled, every delete reached
+// the handler.
+func (r *run) expect(idx cache.Indexer) account.Expect {
+	stored := map[int]uint64{}
+	var foreign []string
+	for _, obj := range idx.List() {
+		k, rv, ok := r.keyRV(obj)
+		if !ok {
+			key, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+			foreign = append(foreign, key)
+			continue
+		}
+		stored[k] = rv
+	}
+	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true}
+}
+
+// drain waits until the stream is exhausted (nil: nothing to wait for),
+// ready holds and every emitted change was reconciled. It reports a stall
+// — no progress for Options.Stall, or ctx done — instead of waiting
+// forever on a controller that lost something.
+func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	last, lastAt := int64(-1), time.Now()
+	for {
+		done := r.led.Uncovered() == 0 && ready()
+		if done && exhausted != nil {
+			select {
+			case <-exhausted:
+			default:
+				done = false
+			}
+		}
+		if done {
+			return false
+		}
+		if p := r.progress.Load() + r.led.Emitted(); p != last {
+			last, lastAt = p, time.Now()
+		} else if time.Since(lastAt) > r.o.Stall {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-tick.C:
+		}
+	}
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func sub(a, b uint64) uint64 {
+	if a < b {
+		return 0
+	}
+	return a - b
+}
+
+// spin burns d of CPU, standing in for a reconcile's own work.
+func spin(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	for t := time.Now(); time.Since(t) < d; {
+	}
+}

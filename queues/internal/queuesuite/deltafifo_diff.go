@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -31,13 +32,13 @@ import (
 func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config) {
 	d := &deltaDiff{
 		tr:        trace{t: t},
-		src:       opSource{b: ops},
+		src:       suite.NewOps(ops),
 		candKnown: cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		refKnown:  cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		fifo:      c.Order == registry.OrderFIFO,
 		initial:   make(map[int]bool),
 	}
-	emit := d.src.intn(2) == 1
+	emit := d.src.Intn(2) == 1
 	d.tr.add("new DeltaFIFO (EmitDeltaTypeReplaced=%v)", emit)
 	d.cand = newDeltaFIFO(t, cache.DeltaFIFOOptions{KnownObjects: d.candKnown, EmitDeltaTypeReplaced: emit})
 	d.batch, _ = d.cand.(cache.QueueWithBatch)
@@ -47,7 +48,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 			EmitDeltaTypeReplaced: emit,
 		})
 	}
-	for d.step = 0; d.step < diffSteps && !d.src.done(); d.step++ {
+	for d.step = 0; d.step < diffSteps && !d.src.Done(); d.step++ {
 		d.next()
 		d.checkSynced()
 	}
@@ -56,7 +57,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 
 type deltaDiff struct {
 	tr        trace
-	src       opSource
+	src       suite.Ops
 	cand      cache.Queue
 	batch     cache.QueueWithBatch // nil unless the candidate has PopBatch
 	candKnown cache.Store          // the candidate consumer's KnownObjects
@@ -93,8 +94,8 @@ func (d *deltaDiff) known(i int) bool {
 }
 
 func (d *deltaDiff) next() {
-	i := d.src.intn(diffKeys)
-	switch op := d.src.intn(12); {
+	i := d.src.Intn(diffKeys)
+	switch op := d.src.Intn(12); {
 	case op <= 1:
 		o := d.newObj(i)
 		d.tr.add("Add(%s)", describeOne(o))
@@ -267,7 +268,7 @@ func (d *deltaDiff) finish() {
 	d.tr.add("Close(); drain")
 	d.cand.Close()
 	for slices.Contains(d.pending[:], true) {
-		if d.batch != nil && d.src.intn(2) == 1 {
+		if d.batch != nil && d.src.Intn(2) == 1 {
 			d.popBatch()
 		} else {
 			d.pop()

@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // DiffFIFO replays the operations encoded in ops (Add, Update, Delete,
@@ -30,13 +32,13 @@ func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
 	d := &fifoDiff{
 		tr:   trace{t: t},
 		cand: newFIFO(t, cache.MetaNamespaceKeyFunc),
-		src:  opSource{b: ops},
+		src:  suite.NewOps(ops),
 		sync: fifoSyncModel{certain: true},
 	}
 	for i := range diffKeys {
 		d.refs[i] = cache.NewFIFO(cache.MetaNamespaceKeyFunc)
 	}
-	for step := 0; step < diffSteps && !d.src.done(); step++ {
+	for step := 0; step < diffSteps && !d.src.Done(); step++ {
 		d.step()
 		d.checkSynced()
 	}
@@ -47,7 +49,7 @@ type fifoDiff struct {
 	tr      trace
 	cand    cache.Queue
 	refs    [diffKeys]*cache.FIFO
-	src     opSource
+	src     suite.Ops
 	rv      int
 	present [diffKeys]bool // the key holds a value: a Pop may return it
 	sync    fifoSyncModel
@@ -74,8 +76,8 @@ func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
 }
 
 func (d *fifoDiff) step() {
-	i := d.src.intn(diffKeys)
-	switch op := d.src.intn(8); {
+	i := d.src.Intn(diffKeys)
+	switch op := d.src.Intn(8); {
 	case op <= 1:
 		o := d.newObj(i)
 		d.tr.add("Add(%s@%s)", o.Name, o.ResourceVersion)

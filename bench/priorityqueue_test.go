@@ -47,7 +47,7 @@ func BenchmarkPriorityQueue(b *testing.B) {
 	for _, workers := range []int{8, 64} {
 		for _, e := range impls {
 			b.Run(fmt.Sprintf("op=pipeline/workers=%d/keys=%d/impl=%s", workers, many, e.Name), func(b *testing.B) {
-				benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers)
+				benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers, nil)
 			})
 		}
 	}
@@ -63,57 +63,14 @@ func BenchmarkPriorityQueue(b *testing.B) {
 	}
 }
 
-// benchMixedPriority is benchPipeline's closed loop with every add at one
-// of three priorities (by key), so the queue's ready items are always
-// spread over three levels and Gets keep choosing among them.
+// benchMixedPriority is benchPipeline's closed loop, one producer, with
+// every add at one of three priorities (by key), so the queue's ready items
+// are always spread over three levels and Gets keep choosing among them.
 func benchMixedPriority(b *testing.B, q priorityq.PriorityQueue[string], keys []string, workers int) {
-	b.ReportAllocs()
 	prios := [...]*int{&lowPriority, &highPriority, &topPriority}
-	add := func(i int) { q.AddWithOpts(priorityq.AddOpts{Priority: prios[i%len(prios)]}, keys[i]) }
-	back := make(chan int, len(keys)+workers)
-	target := int64(b.N)
-	var processed atomic.Int64
-	reached := make(chan struct{})
-	for i := range keys {
-		add(i)
-	}
-	b.ResetTimer()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			local := int64(0)
-			for {
-				item, _, shutdown := q.GetWithPriority()
-				if shutdown {
-					return
-				}
-				q.Done(item)
-				back <- keyIndex(item)
-				if local++; local == consumerBatch {
-					if n := processed.Add(local); n >= target && n-local < target {
-						close(reached)
-					}
-					local = 0
-				}
-			}
-		})
-	}
-	var producing sync.WaitGroup
-	producing.Go(func() {
-		for i := range back {
-			if i < 0 {
-				return
-			}
-			add(i)
-		}
+	benchPipeline(b, q, keys, 1, workers, func(i int) {
+		q.AddWithOpts(priorityq.AddOpts{Priority: prios[i%len(prios)]}, keys[i])
 	})
-	<-reached
-	b.StopTimer()
-	back <- -1
-	producing.Wait()
-	q.ShutDown()
-	wg.Wait()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
 }
 
 // floodHigh is how many high-priority items one flood adds, one at a time.

@@ -56,7 +56,7 @@ func BenchmarkWorkQueue(b *testing.B) {
 			for _, e := range impls {
 				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/impl=%s", workers, workers, k, e.Name)
 				b.Run(name, func(b *testing.B) {
-					benchPipeline(b, e.New(), ks, workers, workers)
+					benchPipeline(b, e.New(), ks, workers, workers, nil)
 				})
 			}
 		}
@@ -119,7 +119,14 @@ const consumerBatch = 32
 // benchmark goroutine would cost as much as the queue operations measured.
 // Counting in batches lets the run overshoot by less than
 // consumers×consumerBatch items, noise next to the b.N it settles on.
-func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, producers, consumers int) {
+//
+// add queues key i; nil means a plain q.Add, and BenchmarkPriorityQueue's
+// mixed-priority case passes one that picks a priority, so both measure the
+// very same loop.
+func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, producers, consumers int, add func(i int)) {
+	if add == nil {
+		add = func(i int) { q.Add(keys[i]) }
+	}
 	b.ReportAllocs()
 	// back[p] carries keys of producer p (key i belongs to i%producers)
 	// from the consumers; room for all of them plus the stop sentinel, so
@@ -133,8 +140,8 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 	var processed atomic.Int64
 	reached := make(chan struct{})
 	var wg sync.WaitGroup
-	for _, k := range keys {
-		q.Add(k)
+	for i := range keys {
+		add(i)
 	}
 	b.ResetTimer()
 	for range consumers {
@@ -164,7 +171,7 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 				if i == stopSentinel {
 					return
 				}
-				q.Add(keys[i])
+				add(i)
 			}
 		})
 	}

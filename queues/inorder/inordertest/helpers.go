@@ -82,21 +82,30 @@ func popBatch(q inorder.Queue) (popped, error) {
 	err := q.PopBatch(func(ds []cache.Delta, initial bool) error {
 		p = popped{events: describeAll(ds), initial: initial, batch: true}
 		return nil
-	}, func(item any, initial bool) error {
-		p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-		return nil
-	})
+	}, record(&p))
 	return p, err
+}
+
+// record is a Pop process function writing down what it was handed into p.
+func record(p *popped) cache.PopProcessFunc {
+	return func(item any, initial bool) error {
+		*p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
+		return nil
+	}
+}
+
+// popEvent calls Pop once and records what it handed over, for pop and
+// drain alike.
+func popEvent(q inorder.Queue) (popped, any, error) {
+	var p popped
+	item, err := q.Pop(record(&p))
+	return p, item, err
 }
 
 // pop calls Pop once and records the event.
 func pop(t *testing.T, q inorder.Queue) popped {
 	t.Helper()
-	var p popped
-	item, err := q.Pop(func(item any, initial bool) error {
-		p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-		return nil
-	})
+	p, item, err := popEvent(q)
 	if err != nil {
 		t.Fatalf("Pop: %v", err)
 	}
@@ -112,11 +121,7 @@ func drain(t *testing.T, q inorder.Queue) []string {
 	q.Close()
 	var got []string
 	for {
-		var p popped
-		_, err := q.Pop(func(item any, initial bool) error {
-			p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-			return nil
-		})
+		p, _, err := popEvent(q)
 		if errors.Is(err, cache.ErrFIFOClosed) {
 			return got
 		}

@@ -36,7 +36,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 		candKnown: cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		refKnown:  cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		fifo:      c.Order == registry.OrderFIFO,
-		initial:   make(map[int]bool),
+		sync:      syncModel{certain: true},
 	}
 	emit := d.src.Intn(2) == 1
 	d.tr.add("new DeltaFIFO (EmitDeltaTypeReplaced=%v)", emit)
@@ -69,11 +69,10 @@ type deltaDiff struct {
 	last      [diffKeys]*metav1.PartialObjectMetadata // newest object made per key
 
 	// What client-go's rules say about the queue:
-	pending   [diffKeys]bool // the key has deltas queued
-	since     [diffKeys]int  // step at which it got them
-	populated bool
-	initial   map[int]bool // keys of the first Replace not popped yet
-	synced    bool         // the candidate's last HasSynced
+	pending [diffKeys]bool // the key has deltas queued
+	since   [diffKeys]int  // step at which it got them
+	sync    syncModel
+	synced  bool // the candidate's last HasSynced
 }
 
 func (d *deltaDiff) newObj(i int) *metav1.PartialObjectMetadata {
@@ -140,7 +139,7 @@ func (d *deltaDiff) next() {
 func (d *deltaDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.DeltaFIFO, any) error) {
 	d.check(cand(d.cand, o), "candidate write")
 	d.check(ref(d.refs[i], o), "reference write")
-	d.populated = true
+	d.sync.populated = true
 }
 
 func (d *deltaDiff) replace() {
@@ -153,14 +152,7 @@ func (d *deltaDiff) replace() {
 		}
 		d.check(r.Replace(per[i], "rv"), "reference Replace")
 	}
-	if !d.populated {
-		d.populated = true
-		for i, p := range d.pending {
-			if p {
-				d.initial[i] = true
-			}
-		}
-	}
+	d.sync.replaced(d.pending)
 }
 
 func (d *deltaDiff) pop() {
@@ -248,18 +240,12 @@ func (d *deltaDiff) popped(got cache.Deltas, initial bool) {
 	if describeOne(got) != describeOne(want) {
 		d.tr.fail("candidate popped %s, client-go pops %s", describeOne(got), describeOne(want))
 	}
-	if initial != d.initial[i] {
-		d.tr.fail("%s: isInInitialList = %v, client-go says %v", diffName(i), initial, d.initial[i])
-	}
-	delete(d.initial, i)
+	d.sync.popped(&d.tr, i, initial)
 	d.pending[i] = false
 }
 
 func (d *deltaDiff) checkSynced() {
-	got := d.tr.synced(d.cand, &d.synced)
-	if want := d.populated && len(d.initial) == 0; got != want {
-		d.tr.fail("HasSynced() = %v, client-go says %v", got, want)
-	}
+	d.sync.check(&d.tr, d.cand, &d.synced)
 }
 
 // finish closes the candidate and drains it; it must hand out exactly the

@@ -33,7 +33,7 @@ func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
 		tr:   trace{t: t},
 		cand: newFIFO(t, cache.MetaNamespaceKeyFunc),
 		src:  suite.NewOps(ops),
-		sync: fifoSyncModel{certain: true},
+		sync: syncModel{certain: true},
 	}
 	for i := range diffKeys {
 		d.refs[i] = cache.NewFIFO(cache.MetaNamespaceKeyFunc)
@@ -52,23 +52,9 @@ type fifoDiff struct {
 	src     suite.Ops
 	rv      int
 	present [diffKeys]bool // the key holds a value: a Pop may return it
-	sync    fifoSyncModel
+	sync    syncModel
 	synced  bool // candidate's last HasSynced
 }
-
-// fifoSyncModel is client-go's FIFO HasSynced rule, evaluated by the
-// harness: synced once populated and every key queued by the first Replace
-// has been popped. (client-go counts pops; under FIFO order that is the
-// same, and it is what a per-shard order must mean.)
-type fifoSyncModel struct {
-	populated bool
-	initial   map[int]bool // keys of the first Replace not popped yet
-	certain   bool
-}
-
-// synced is client-go's answer. It never turns false again: initial is
-// filled only before populated is set, and only shrinks after.
-func (m *fifoSyncModel) synced() bool { return m.populated && len(m.initial) == 0 }
 
 func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
 	d.rv++
@@ -123,15 +109,7 @@ func (d *fifoDiff) replace() {
 		d.check(r.Replace(per[i], "rv"), "reference Replace")
 		d.present[i] = len(per[i]) > 0
 	}
-	if !d.sync.populated {
-		d.sync.populated = true
-		d.sync.initial = make(map[int]bool)
-		for i := range per {
-			if len(per[i]) > 0 {
-				d.sync.initial[i] = true
-			}
-		}
-	} else if !d.sync.synced() {
+	if !d.sync.replaced(d.present) && !d.sync.synced() {
 		d.sync.certain = false // client-go counts on through the new list
 	}
 }
@@ -158,17 +136,11 @@ func (d *fifoDiff) pop() {
 		d.tr.fail("candidate popped %s, client-go pops %s", describe([]any{p.item}), describe([]any{want.item}))
 	}
 	d.present[i] = false
-	if d.sync.certain && p.initial != d.sync.initial[i] {
-		d.tr.fail("isInInitialList = %v, client-go says %v", p.initial, d.sync.initial[i])
-	}
-	delete(d.sync.initial, i)
+	d.sync.popped(&d.tr, i, p.initial)
 }
 
 func (d *fifoDiff) checkSynced() {
-	got := d.tr.synced(d.cand, &d.synced)
-	if d.sync.certain && got != d.sync.synced() {
-		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced())
-	}
+	d.sync.check(&d.tr, d.cand, &d.synced)
 }
 
 // finish closes the candidate and pops the rest, which must be exactly the

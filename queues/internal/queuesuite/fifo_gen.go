@@ -114,3 +114,53 @@ func FuzzSeeds(f *testing.F) {
 		f.Add(b)
 	}
 }
+
+// syncModel is client-go's HasSynced rule for FIFO and DeltaFIFO alike,
+// evaluated by the differential harnesses: synced once populated and every
+// key queued by the first Replace has been popped. (client-go counts pops;
+// under FIFO order that is the same, and it is what a per-shard order must
+// mean.) certain turns false where client-go's own answer depends on its
+// random Replace order; from then on only monotonicity and the Done
+// channel are checked.
+type syncModel struct {
+	populated bool
+	initial   map[int]bool // keys of the first Replace not popped yet
+	certain   bool
+}
+
+// synced is client-go's answer. It never turns false again: initial is
+// filled only before populated is set, and only shrinks after.
+func (m *syncModel) synced() bool { return m.populated && len(m.initial) == 0 }
+
+// replaced records a Replace after which queued says which keys are queued:
+// the first one populates the queue and makes them the initial list. It
+// reports whether this was that first Replace.
+func (m *syncModel) replaced(queued [diffKeys]bool) bool {
+	if m.populated {
+		return false
+	}
+	m.populated = true
+	m.initial = make(map[int]bool)
+	for i, q := range queued {
+		if q {
+			m.initial[i] = true
+		}
+	}
+	return true
+}
+
+// popped checks the isInInitialList the candidate passed with key i against
+// client-go's rule, and counts i as popped.
+func (m *syncModel) popped(tr *trace, i int, initial bool) {
+	if m.certain && initial != m.initial[i] {
+		tr.fail("%s: isInInitialList = %v, client-go says %v", diffName(i), initial, m.initial[i])
+	}
+	delete(m.initial, i)
+}
+
+// check compares the candidate's HasSynced with client-go's rule.
+func (m *syncModel) check(tr *trace, cand cache.Queue, last *bool) {
+	if got := tr.synced(cand, last); m.certain && got != m.synced() {
+		tr.fail("HasSynced() = %v, client-go says %v", got, m.synced())
+	}
+}

@@ -3,13 +3,10 @@ package queuesuite
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // DiffFIFO replays the operations encoded in ops (Add, Update, Delete,
@@ -29,12 +26,8 @@ import (
 // only monotonicity and the Done channel are checked. ops may be any bytes
 // (the fuzz targets pass fuzz input).
 func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
-	d := &fifoDiff{
-		tr:   trace{t: t},
-		cand: newFIFO(t, cache.MetaNamespaceKeyFunc),
-		src:  suite.NewOps(ops),
-		sync: syncModel{certain: true},
-	}
+	d := &fifoDiff{diffBase: newDiffBase(t, ops)}
+	d.cand = newFIFO(t, cache.MetaNamespaceKeyFunc)
 	for i := range diffKeys {
 		d.refs[i] = cache.NewFIFO(cache.MetaNamespaceKeyFunc)
 	}
@@ -46,19 +39,9 @@ func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
 }
 
 type fifoDiff struct {
-	tr      trace
-	cand    cache.Queue
+	diffBase
 	refs    [diffKeys]*cache.FIFO
-	src     suite.Ops
-	rv      int
 	present [diffKeys]bool // the key holds a value: a Pop may return it
-	sync    syncModel
-	synced  bool // candidate's last HasSynced
-}
-
-func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
-	d.rv++
-	return obj(diffName(i), strconv.Itoa(d.rv))
 }
 
 func (d *fifoDiff) step() {
@@ -67,12 +50,12 @@ func (d *fifoDiff) step() {
 	case op <= 1:
 		o := d.newObj(i)
 		d.tr.add("Add(%s@%s)", o.Name, o.ResourceVersion)
-		d.write(i, o, cache.Queue.Add, (*cache.FIFO).Add)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Add, (*cache.FIFO).Add)
 		d.present[i] = true
 	case op == 2:
 		o := d.newObj(i)
 		d.tr.add("Update(%s@%s)", o.Name, o.ResourceVersion)
-		d.write(i, o, cache.Queue.Update, (*cache.FIFO).Update)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Update, (*cache.FIFO).Update)
 		d.present[i] = true
 	case op == 3:
 		o := d.newObj(i)
@@ -80,33 +63,21 @@ func (d *fifoDiff) step() {
 		if d.present[i] && d.sync.initial[i] {
 			d.sync.certain = false // a stale initial entry, somewhere in client-go's random order
 		}
-		d.write(i, o, cache.Queue.Delete, (*cache.FIFO).Delete)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Delete, (*cache.FIFO).Delete)
 		d.present[i] = false
 	case op == 4:
 		d.replace()
 	case op == 5:
-		d.tr.add("Resync()")
-		d.check(d.cand.Resync(), "Resync")
-		for _, r := range d.refs {
-			d.check(r.Resync(), "reference Resync")
-		}
+		resyncBoth(&d.tr, d.cand, d.refs[:], nil)
 	default:
 		d.pop()
 	}
 }
 
-func (d *fifoDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.FIFO, any) error) {
-	d.check(cand(d.cand, o), "candidate write")
-	d.check(ref(d.refs[i], o), "reference write")
-	d.sync.populated = true
-}
-
 func (d *fifoDiff) replace() {
-	list, per := genList(&d.src, d.newObj)
-	d.tr.add("Replace(%s)", describe(list))
-	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
+	per := d.tr.replaceCandidate(&d.src, d.newObj, d.cand)
 	for i, r := range d.refs {
-		d.check(r.Replace(per[i], "rv"), "reference Replace")
+		d.tr.check(r.Replace(per[i], "rv"), "reference Replace")
 		d.present[i] = len(per[i]) > 0
 	}
 	if !d.sync.replaced(d.present) && !d.sync.synced() {
@@ -119,7 +90,7 @@ func (d *fifoDiff) pop() {
 		return // a Pop would block
 	}
 	p := popOnce(d.cand, nil)
-	d.check(p.err, "candidate Pop")
+	d.tr.check(p.err, "candidate Pop")
 	i, ok := diffIndex(p.item)
 	if !ok {
 		d.tr.fail("candidate popped %#v, not an object of the test universe", p.item)
@@ -139,30 +110,14 @@ func (d *fifoDiff) pop() {
 	d.sync.popped(&d.tr, i, p.initial)
 }
 
-func (d *fifoDiff) checkSynced() {
-	d.sync.check(&d.tr, d.cand, &d.synced)
-}
-
 // finish closes the candidate and pops the rest, which must be exactly the
 // keys still holding values, then cache.ErrFIFOClosed.
 func (d *fifoDiff) finish() {
-	d.tr.add("Close(); drain")
-	d.cand.Close()
-	for slices.Contains(d.present[:], true) {
-		d.pop()
-		d.checkSynced()
-	}
+	d.drain(&d.present, d.pop)
 	if p := popOnce(d.cand, nil); !errors.Is(p.err, cache.ErrFIFOClosed) {
 		d.tr.fail("Pop of the closed, drained FIFO: got %s, %v; want cache.ErrFIFOClosed", describeOne(p.item), p.err)
 	}
 	d.checkSynced()
-}
-
-func (d *fifoDiff) check(err error, what string) {
-	d.tr.t.Helper()
-	if err != nil {
-		d.tr.fail("%s: unexpected error %v", what, err)
-	}
 }
 
 // diffIndex returns the universe index of a test object (or of a Deltas'

@@ -37,30 +37,22 @@ func newPriorityQueue(b *testing.B, e priorityq.Entry[string]) priorityq.Priorit
 func BenchmarkPriorityQueue(b *testing.B) {
 	impls := priorityq.Impls[string]()
 	const keys = 1024
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=add-get-done/keys=%d/impl=%s", keys, e.Name), func(b *testing.B) {
-			benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
-		})
-	}
+	eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d", keys), func(b *testing.B, e priorityq.Entry[string]) {
+		benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
+	})
 	const many = 100_000
 	ks := workKeys(many)
 	for _, workers := range []int{8, 64} {
-		for _, e := range impls {
-			b.Run(fmt.Sprintf("op=pipeline/workers=%d/keys=%d/impl=%s", workers, many, e.Name), func(b *testing.B) {
-				benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers, nil)
-			})
-		}
-	}
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
-			benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+		eachImpl(b, impls, fmt.Sprintf("op=pipeline/workers=%d/keys=%d", workers, many), func(b *testing.B, e priorityq.Entry[string]) {
+			benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers, nil)
 		})
 	}
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
-			benchInitialListFlood(b, e, ks, 8)
-		})
-	}
+	eachImpl(b, impls, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
+		benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+	})
+	eachImpl(b, impls, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
+		benchInitialListFlood(b, e, ks, 8)
+	})
 }
 
 // benchMixedPriority is benchPipeline's closed loop, one producer, with

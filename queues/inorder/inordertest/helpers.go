@@ -1,7 +1,6 @@
 package inordertest
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/queues/internal/queuesuite"
 )
 
 // NewQueue builds a fresh, empty queue honouring opts; an implementation
@@ -118,18 +118,14 @@ func pop(t *testing.T, q inorder.Queue) popped {
 // drain closes q and pops every remaining event, one by one.
 func drain(t *testing.T, q inorder.Queue) []string {
 	t.Helper()
-	q.Close()
 	var got []string
-	for {
+	for _, p := range queuesuite.Drain(t, q, func() (popped, error) {
 		p, _, err := popEvent(q)
-		if errors.Is(err, cache.ErrFIFOClosed) {
-			return got
-		}
-		if err != nil {
-			t.Fatalf("Pop: %v", err)
-		}
+		return p, err
+	}) {
 		got = append(got, p.events...)
 	}
+	return got
 }
 
 func must(t *testing.T, err error) {

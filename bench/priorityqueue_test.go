@@ -37,83 +37,32 @@ func newPriorityQueue(b *testing.B, e priorityq.Entry[string]) priorityq.Priorit
 func BenchmarkPriorityQueue(b *testing.B) {
 	impls := priorityq.Impls[string]()
 	const keys = 1024
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=add-get-done/keys=%d/impl=%s", keys, e.Name), func(b *testing.B) {
-			benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
-		})
-	}
+	eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d", keys), func(b *testing.B, e priorityq.Entry[string]) {
+		benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
+	})
 	const many = 100_000
 	ks := workKeys(many)
 	for _, workers := range []int{8, 64} {
-		for _, e := range impls {
-			b.Run(fmt.Sprintf("op=pipeline/workers=%d/keys=%d/impl=%s", workers, many, e.Name), func(b *testing.B) {
-				benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers)
-			})
-		}
-	}
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
-			benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+		eachImpl(b, impls, fmt.Sprintf("op=pipeline/workers=%d/keys=%d", workers, many), func(b *testing.B, e priorityq.Entry[string]) {
+			benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers, nil)
 		})
 	}
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/impl=%s", many, e.Name), func(b *testing.B) {
-			benchInitialListFlood(b, e, ks, 8)
-		})
-	}
+	eachImpl(b, impls, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
+		benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+	})
+	eachImpl(b, impls, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
+		benchInitialListFlood(b, e, ks, 8)
+	})
 }
 
-// benchMixedPriority is benchPipeline's closed loop with every add at one
-// of three priorities (by key), so the queue's ready items are always
-// spread over three levels and Gets keep choosing among them.
+// benchMixedPriority is benchPipeline's closed loop, one producer, with
+// every add at one of three priorities (by key), so the queue's ready items
+// are always spread over three levels and Gets keep choosing among them.
 func benchMixedPriority(b *testing.B, q priorityq.PriorityQueue[string], keys []string, workers int) {
-	b.ReportAllocs()
 	prios := [...]*int{&lowPriority, &highPriority, &topPriority}
-	add := func(i int) { q.AddWithOpts(priorityq.AddOpts{Priority: prios[i%len(prios)]}, keys[i]) }
-	back := make(chan int, len(keys)+workers)
-	target := int64(b.N)
-	var processed atomic.Int64
-	reached := make(chan struct{})
-	for i := range keys {
-		add(i)
-	}
-	b.ResetTimer()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			local := int64(0)
-			for {
-				item, _, shutdown := q.GetWithPriority()
-				if shutdown {
-					return
-				}
-				q.Done(item)
-				back <- keyIndex(item)
-				if local++; local == consumerBatch {
-					if n := processed.Add(local); n >= target && n-local < target {
-						close(reached)
-					}
-					local = 0
-				}
-			}
-		})
-	}
-	var producing sync.WaitGroup
-	producing.Go(func() {
-		for i := range back {
-			if i < 0 {
-				return
-			}
-			add(i)
-		}
+	benchPipeline(b, q, keys, 1, workers, func(i int) {
+		q.AddWithOpts(priorityq.AddOpts{Priority: prios[i%len(prios)]}, keys[i])
 	})
-	<-reached
-	b.StopTimer()
-	back <- -1
-	producing.Wait()
-	q.ShutDown()
-	wg.Wait()
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "items/s")
 }
 
 // floodHigh is how many high-priority items one flood adds, one at a time.

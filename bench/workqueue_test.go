@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -40,26 +41,29 @@ func keyIndex(key string) int {
 func BenchmarkWorkQueue(b *testing.B) {
 	impls := workq.Impls[string]()
 	const keys = 1024
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=add-get-done/keys=%d/impl=%s", keys, e.Name), func(b *testing.B) {
-			benchAddGetDone(b, e.New(), workKeys(keys))
-		})
-	}
-	for _, e := range impls {
-		b.Run(fmt.Sprintf("op=add-dup/keys=%d/impl=%s", keys, e.Name), func(b *testing.B) {
-			benchAddDup(b, e.New(), workKeys(keys))
-		})
-	}
+	eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d", keys), func(b *testing.B, e workq.Entry[string]) {
+		benchAddGetDone(b, e.New(), workKeys(keys))
+	})
+	eachImpl(b, impls, fmt.Sprintf("op=add-dup/keys=%d", keys), func(b *testing.B, e workq.Entry[string]) {
+		benchAddDup(b, e.New(), workKeys(keys))
+	})
 	for _, workers := range []int{2, 8, 64} {
 		for _, k := range []int{1024, 100_000} {
 			ks := workKeys(k)
-			for _, e := range impls {
-				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/impl=%s", workers, workers, k, e.Name)
-				b.Run(name, func(b *testing.B) {
-					benchPipeline(b, e.New(), ks, workers, workers)
-				})
-			}
+			name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d", workers, workers, k)
+			eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
+				benchPipeline(b, e.New(), ks, workers, workers, nil)
+			})
 		}
+	}
+}
+
+// eachImpl runs run as one sub-benchmark per registered implementation,
+// named name + "/impl=" + its registry name, the naming every benchmark of
+// a family follows.
+func eachImpl[N, G any](b *testing.B, impls registry.List[N, G], name string, run func(*testing.B, registry.Entry[N, G])) {
+	for _, e := range impls {
+		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
 	}
 }
 
@@ -119,7 +123,14 @@ const consumerBatch = 32
 // benchmark goroutine would cost as much as the queue operations measured.
 // Counting in batches lets the run overshoot by less than
 // consumers×consumerBatch items, noise next to the b.N it settles on.
-func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, producers, consumers int) {
+//
+// add queues key i; nil means a plain q.Add, and BenchmarkPriorityQueue's
+// mixed-priority case passes one that picks a priority, so both measure the
+// very same loop.
+func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []string, producers, consumers int, add func(i int)) {
+	if add == nil {
+		add = func(i int) { q.Add(keys[i]) }
+	}
 	b.ReportAllocs()
 	// back[p] carries keys of producer p (key i belongs to i%producers)
 	// from the consumers; room for all of them plus the stop sentinel, so
@@ -133,8 +144,8 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 	var processed atomic.Int64
 	reached := make(chan struct{})
 	var wg sync.WaitGroup
-	for _, k := range keys {
-		q.Add(k)
+	for i := range keys {
+		add(i)
 	}
 	b.ResetTimer()
 	for range consumers {
@@ -164,7 +175,7 @@ func benchPipeline(b *testing.B, q workqueue.TypedInterface[string], keys []stri
 				if i == stopSentinel {
 					return
 				}
-				q.Add(keys[i])
+				add(i)
 			}
 		})
 	}

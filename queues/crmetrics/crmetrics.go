@@ -122,6 +122,14 @@ func collectors() {
 	})
 }
 
+// series is the queue's child of the collector *vec, which is read only
+// after collectors() has registered (or adopted) every collector, hence a
+// pointer. Every series but depth is labelled by name and controller alike.
+func series[M any, V interface{ WithLabelValues(...string) M }](vec *V, name string) M {
+	collectors()
+	return (*vec).WithLabelValues(name, name)
+}
+
 // NewDepthMetric is the depth of a queue without priorities (priority "").
 func (Provider) NewDepthMetric(name string) workqueue.GaugeMetric {
 	collectors()
@@ -130,39 +138,33 @@ func (Provider) NewDepthMetric(name string) workqueue.GaugeMetric {
 
 // NewAddsMetric counts the items that became ready.
 func (Provider) NewAddsMetric(name string) workqueue.CounterMetric {
-	collectors()
-	return vecs.adds.WithLabelValues(name, name)
+	return series(&vecs.adds, name)
 }
 
 // NewLatencyMetric observes how long items waited before a Get.
 func (Provider) NewLatencyMetric(name string) workqueue.HistogramMetric {
-	collectors()
-	return vecs.latency.WithLabelValues(name, name)
+	return series(&vecs.latency, name)
 }
 
 // NewWorkDurationMetric observes how long items took from Get to Done.
 func (Provider) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
-	collectors()
-	return vecs.workDuration.WithLabelValues(name, name)
+	return series(&vecs.workDuration, name)
 }
 
 // NewUnfinishedWorkSecondsMetric is the summed age of items being processed.
 func (Provider) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
-	collectors()
-	return vecs.unfinished.WithLabelValues(name, name)
+	return series(&vecs.unfinished, name)
 }
 
 // NewLongestRunningProcessorSecondsMetric is the age of the oldest item
 // being processed.
 func (Provider) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
-	collectors()
-	return vecs.longest.WithLabelValues(name, name)
+	return series(&vecs.longest, name)
 }
 
 // NewRetriesMetric counts adds with a positive delay.
 func (Provider) NewRetriesMetric(name string) workqueue.CounterMetric {
-	collectors()
-	return vecs.retries.WithLabelValues(name, name)
+	return series(&vecs.retries, name)
 }
 
 // NewDepthMetricWithPriority is the depth of a priority queue, one series per

@@ -19,16 +19,12 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func TestConstructorsRejectBadSettings(t *testing.T) {
-	for name, build := range map[string]func() (any, error){
+	registrytest.CheckRejected(t, map[string]func() (any, error){
 		"NewSharded with -1 shards":         func() (any, error) { return deltafifo.NewSharded(deltafifo.Options{Shards: -1}) },
 		"NewRing with too many shards":      func() (any, error) { return deltafifo.NewRing(deltafifo.Options{Shards: 1 << 20}) },
 		"NewRing with a negative ring size": func() (any, error) { return deltafifo.NewRing(deltafifo.Options{RingSize: -5}) },
 		"NewMutex with shards":              func() (any, error) { return deltafifo.NewMutex(deltafifo.Options{Shards: 2}) },
-	} {
-		if q, err := build(); err == nil {
-			t.Errorf("%s succeeded: %v", name, q)
-		}
-	}
+	})
 	if q, err := deltafifo.NewSharded(deltafifo.Options{Shards: 3}); err != nil || q == nil {
 		t.Errorf("NewSharded with 3 shards (rounded up to 4): %v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"slices"
 	"time"
+
+	"github.com/queuelab/queuelab/internal/freelist"
 )
 
 // none is the nil link of the records' intrusive lists.
@@ -140,14 +142,7 @@ func (e *engine[T]) nextSeq() uint64 {
 
 // alloc gives key a fresh record.
 func (e *engine[T]) alloc(key T) int32 {
-	var i int32
-	if n := len(e.free); n > 0 {
-		i = e.free[n-1]
-		e.free = e.free[:n-1]
-	} else {
-		e.recs = append(e.recs, record[T]{})
-		i = int32(len(e.recs) - 1)
-	}
+	i := freelist.Alloc(&e.recs, &e.free)
 	e.recs[i] = record[T]{key: key, prev: none, next: none, heapAt: none}
 	e.index[key] = i
 	return i

@@ -12,6 +12,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/cacheline"
 	"github.com/queuelab/queuelab/internal/mpmc"
+	"github.com/queuelab/queuelab/queues/internal/gate"
 )
 
 var _ PriorityQueue[string] = (*LockFree[string])(nil)
@@ -55,7 +56,7 @@ type lockFreeCore[T comparable] struct {
 	delayed atomic.Int64 // items waiting in delay
 
 	s        settings[T]
-	g        gate
+	g        gate.Gate
 	draining atomic.Bool // a ShutDownWithDrain waits, and no ShutDown ended it
 	refresh  *refresher
 }
@@ -121,7 +122,7 @@ func NewLockFree[T comparable](o Options[T]) (*LockFree[T], error) {
 	}
 	c := &lockFreeCore[T]{recs: xsync.NewMap[T, *lfRec[T]](), s: s}
 	c.levels.Store(new([]lfLevel[T]))
-	c.g.init()
+	c.g.Init()
 	c.delay.e.init(nil)
 	c.delay.readied = c.promote
 	if s.metrics != nil {
@@ -176,13 +177,13 @@ func (c *lockFreeCore[T]) reserve(delta uint64) bool {
 func (c *lockFreeCore[T]) release(delta uint64) {
 	w := c.counts.Add(-delta)
 	if w&shutBit != 0 && queuedOf(w) == 0 && pendingOf(w) == 0 {
-		c.g.wakeAll()
+		c.g.WakeAll()
 	}
 }
 
 func (c *lockFreeCore[T]) push(r *lfRec[T], gen uint32, prio int32) {
 	c.level(prio).Push(lfEntry[T]{r: r, gen: gen})
-	c.g.wake(1)
+	c.g.Wake(1)
 }
 
 // counted records metrics for an item that became ready.
@@ -365,7 +366,7 @@ func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 		case w&shutBit != 0 && pendingOf(w) == 0:
 			return item, 0, true
 		default:
-			c.g.park(func() bool {
+			c.g.Park(func() bool {
 				w := c.counts.Load()
 				return queuedOf(w) > 0 || (w&shutBit != 0 && pendingOf(w) == 0)
 			})
@@ -433,9 +434,9 @@ func (c *lockFreeCore[T]) shutDown(drain bool) {
 	c.delay.close()
 	c.delayed.Store(0)
 	c.delay.mu.Unlock()
-	c.g.wakeAll()
+	c.g.WakeAll()
 	if drain {
-		c.g.waitUntil(func() bool { return !c.draining.Load() || c.idle() })
+		c.g.WaitUntil(func() bool { return !c.draining.Load() || c.idle() })
 	}
 	c.refresh.halt()
 }

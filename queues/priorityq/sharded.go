@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/queuelab/queuelab/internal/cacheline"
+	"github.com/queuelab/queuelab/queues/internal/gate"
 )
 
 var _ PriorityQueue[string] = (*Sharded[string])(nil)
@@ -37,7 +38,7 @@ type shardedCore[T comparable] struct {
 	seed     maphash.Seed // picks an item's shard: maphash.Comparable(seed, item) & mask
 	mask     uint32
 	s        settings[T]
-	g        gate
+	g        gate.Gate
 	shut     atomic.Bool // every shard closed: no item arrives any more
 	shutting atomic.Bool // ShutDown called
 	draining atomic.Bool
@@ -74,14 +75,14 @@ func NewSharded[T comparable](o Options[T]) (*Sharded[T], error) {
 		mask:   uint32(s.shards - 1),
 		s:      s,
 	}
-	c.g.init()
+	c.g.Init()
 	for i := range c.shards {
 		sh := &c.shards[i].shardOf
 		sh.e.init(s.metrics)
 		sh.top.Store(noTop)
 		sh.readied = func(n int) {
 			sh.publish()
-			c.g.wake(n)
+			c.g.Wake(n)
 		}
 	}
 	if s.metrics != nil {
@@ -131,7 +132,7 @@ func (c *shardedCore[T]) addTo(o AddOpts, item T) bool {
 
 func (c *shardedCore[T]) add(o AddOpts, item T) {
 	if c.addTo(o, item) {
-		c.g.wake(1)
+		c.g.Wake(1)
 	}
 }
 
@@ -142,7 +143,7 @@ func (c *shardedCore[T]) addAll(o AddOpts, items []T) {
 			n++
 		}
 	}
-	c.g.wake(n)
+	c.g.Wake(n)
 }
 
 // tryPop scans the shards' published priorities from a random shard and
@@ -207,14 +208,14 @@ func (c *shardedCore[T]) get() (item T, prio int, shutdown bool) {
 	for {
 		if item, prio, ok := c.tryPop(); ok {
 			if c.shut.Load() && c.noneReady() {
-				c.g.wakeAll() // the others may stop waiting
+				c.g.WakeAll() // the others may stop waiting
 			}
 			return item, prio, false
 		}
 		if c.finished() {
 			return item, 0, true
 		}
-		c.g.park(func() bool { return c.anyEligible() || c.finished() })
+		c.g.Park(func() bool { return c.anyEligible() || c.finished() })
 	}
 }
 
@@ -225,10 +226,10 @@ func (c *shardedCore[T]) done(item T) {
 	sh.publish()
 	sh.mu.Unlock()
 	if eligible {
-		c.g.wake(1)
+		c.g.Wake(1)
 	}
 	if c.shut.Load() && c.idle() {
-		c.g.wakeAll() // drains may end
+		c.g.WakeAll() // drains may end
 	}
 }
 
@@ -251,8 +252,8 @@ func (c *shardedCore[T]) shutDown(drain bool) {
 		sh.mu.Unlock()
 	}
 	c.shut.Store(true)
-	c.g.wakeAll()
-	c.g.waitUntil(func() bool { return !c.draining.Load() || c.idle() })
+	c.g.WakeAll()
+	c.g.WaitUntil(func() bool { return !c.draining.Load() || c.idle() })
 	c.refresh.halt()
 }
 

@@ -19,7 +19,7 @@ const module = "github.com/queuelab/queuelab"
 // exported suite may use: data structures and test scaffolding, none of
 // which pulls in the lab's tooling.
 var buildingBlocks = []string{
-	"internal/cacheline", "internal/deque", "internal/mpmc", "internal/shard",
+	"internal/cacheline", "internal/deque", "internal/freelist", "internal/mpmc", "internal/shard",
 	"internal/watchdog", "internal/testobj", "internal/suite",
 }
 

@@ -96,7 +96,7 @@ var _ = [1]struct{}{}[unsafe.Sizeof(paddedRingStripe[string]{})%cacheline.Size]
 // with nothing live whose free list grew beyond shrinkAbove drops it and
 // its map, as Mutex's table does.
 //
-// Parked Gets wait on a gate (see gate) and are woken one per new item.
+// Parked Gets wait on a gate (see shutGate) and are woken one per new item.
 type Ring[T comparable] struct {
 	_      [cacheline.Size]byte
 	counts atomic.Uint64
@@ -108,7 +108,7 @@ type Ring[T comparable] struct {
 	mask    uint64       // len(stripes)-1
 	seed    maphash.Seed // hashes items for their stripe and its index
 
-	gate    gate
+	gate    shutGate
 	metrics *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
@@ -129,7 +129,7 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 	}
 	n := shard.DefaultCount()
 	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed()}
-	q.gate.init()
+	q.gate.Init()
 	q.metrics = newQueueMetrics[T](m)
 	return q, nil
 }
@@ -225,7 +225,7 @@ func (q *Ring[T]) unreserve() {
 // enqueue pushes e, which the caller reserved and moved to queued.
 func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 	q.ready.Push(e)
-	q.gate.wake()
+	q.gate.Wake(1)
 }
 
 // Len returns the number of queued items.

@@ -47,7 +47,7 @@ type Sharded[T comparable] struct {
 	seed      maphash.Seed // hashes items for their shard and its table
 	mask      uint32
 	accepting atomic.Bool
-	gate      gate
+	gate      shutGate
 	metrics   *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
@@ -88,7 +88,7 @@ func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
 		q.shards[i].t.seed = q.seed
 	}
 	q.accepting.Store(true)
-	q.gate.init()
+	q.gate.Init()
 	return q, nil
 }
 
@@ -109,7 +109,7 @@ func (q *Sharded[T]) Add(item T) {
 	}
 	s.mu.Unlock()
 	if enqueued {
-		q.gate.wake()
+		q.gate.Wake(1)
 	}
 }
 
@@ -198,7 +198,7 @@ func (q *Sharded[T]) Done(item T) {
 	idle := s.t.live() == 0
 	s.mu.Unlock()
 	if requeued {
-		q.gate.wake()
+		q.gate.Wake(1)
 	}
 	if idle {
 		q.gate.notifyIdle()

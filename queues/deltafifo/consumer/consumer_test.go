@@ -3,7 +3,6 @@ package consumer
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/deltafifo"
@@ -22,32 +22,17 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // recorder is a handler writing down what it was told, as "add ns/name
 // rv initial", "update ns/name rv->rv" and "delete ns/name".
-type recorder struct {
-	mu  sync.Mutex
-	got []string
-}
+type recorder struct{ suite.Lines }
 
 func (r *recorder) OnAdd(obj any, initial bool) {
-	r.log(fmt.Sprintf("add %s %s %v", key(obj), rv(obj), initial))
+	r.Log(fmt.Sprintf("add %s %s %v", key(obj), rv(obj), initial))
 }
 
 func (r *recorder) OnUpdate(old, obj any) {
-	r.log(fmt.Sprintf("update %s %s->%s", key(obj), rv(old), rv(obj)))
+	r.Log(fmt.Sprintf("update %s %s->%s", key(obj), rv(old), rv(obj)))
 }
 
-func (r *recorder) OnDelete(obj any) { r.log("delete " + key(obj)) }
-
-func (r *recorder) log(s string) {
-	r.mu.Lock()
-	r.got = append(r.got, s)
-	r.mu.Unlock()
-}
-
-func (r *recorder) events() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.got...)
-}
+func (r *recorder) OnDelete(obj any) { r.Log("delete " + key(obj)) }
 
 func key(obj any) string {
 	k, _ := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
@@ -95,7 +80,7 @@ func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
 			"add ns/b 1 false", "delete ns/b",
 			"update ns/a 1->2", "update ns/a 2->2",
 			"delete ns/a",
-		}, h.events())
+		}, h.Got())
 		assert.Empty(t, store.ListKeys())
 	})
 }
@@ -117,7 +102,7 @@ func TestProcessBatchIsOneTransactionThenTheNotifications(t *testing.T) {
 		assert.Equal(t, []string{
 			"add ns/a 1 true", "add ns/b 1 true",
 			"update ns/a 1->2", "delete ns/b", "add ns/c 1 false",
-		}, h.events())
+		}, h.Got())
 		assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
 		assert.ErrorContains(t, c.ProcessBatch([]cache.Delta{{Type: cache.Bookmark, Object: cache.BookmarkInfo{}}}, false), "not supported in batch")
 	})
@@ -140,7 +125,7 @@ func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
 		{Type: cache.Added, Object: testobj.Meta("ns", "c", "1")},
 	}, false)
 	require.ErrorContains(t, err, "batch partly applied")
-	assert.Equal(t, []string{"add ns/a 1 false", "add ns/c 1 false"}, h.events())
+	assert.Equal(t, []string{"add ns/a 1 false", "add ns/c 1 false"}, h.Got())
 	assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
 }
 
@@ -154,7 +139,7 @@ func TestProcessBatchWithoutTransactionsGoesDeltaByDelta(t *testing.T) {
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "b", "1")},
 	}, false))
-	assert.Equal(t, []string{"add ns/a 1 false", "add ns/b 1 false"}, h.events())
+	assert.Equal(t, []string{"add ns/a 1 false", "add ns/b 1 false"}, h.Got())
 	err := c.ProcessBatch([]cache.Delta{{Type: "Bogus", Object: testobj.Meta("ns", "a", "2")}, {Type: cache.Deleted, Object: testobj.Meta("ns", "b", "1")}}, false)
 	assert.ErrorContains(t, err, "unsupported delta type")
 	assert.Equal(t, []string{"ns/a"}, store.ListKeys(), "the batch's other deltas are still applied")
@@ -197,7 +182,7 @@ func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
 					<-done
 					assert.ErrorContains(t, <-errs, "bad object", "the failed write is reported and the rest still applied")
 					assert.Len(t, store.ListKeys(), len(objs))
-					assert.Len(t, h.events(), len(objs))
+					assert.Len(t, h.Got(), len(objs))
 				})
 			})
 		}

@@ -28,7 +28,7 @@ func TestReplacedAllIsOneReplaceThenDeletionsThenListOrder(t *testing.T) {
 			// deletions first (in the store's key order, which is unspecified)
 			"delete ns/b", "delete ns/d",
 			"add ns/c 1 false", "update ns/a 1->2",
-		}, sortDeletes(h.events()))
+		}, sortDeletes(h.Got()))
 		assert.ElementsMatch(t, []string{"ns/a", "ns/c"}, store.ListKeys())
 		assert.Equal(t, "9", store.LastStoreSyncResourceVersion())
 	})
@@ -75,14 +75,14 @@ func TestReplacedAllWithAKeyErrorChangesNothing(t *testing.T) {
 	var keyErr cache.KeyError
 	require.ErrorAs(t, err, &keyErr)
 	assert.Equal(t, []string{"ns/a"}, store.ListKeys())
-	assert.Empty(t, h.events())
+	assert.Empty(t, h.Got())
 }
 
 func TestSyncAllUpdatesEveryStoredObjectWithItself(t *testing.T) {
 	eachStore(t, func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, _, b1 any) {
 		require.NoError(t, c.ProcessBatch([]cache.Delta{{Type: cache.Added, Object: a1}, {Type: cache.Added, Object: b1}}, false))
 		require.NoError(t, c.Process(cache.Deltas{{Type: cache.SyncAll, Object: cache.SyncAllInfo{}}}, false))
-		assert.ElementsMatch(t, []string{"add ns/a 1 false", "add ns/b 1 false", "update ns/a 1->1", "update ns/b 1->1"}, h.events())
+		assert.ElementsMatch(t, []string{"add ns/a 1 false", "add ns/b 1 false", "update ns/a 1->1", "update ns/b 1->1"}, h.Got())
 	})
 }
 

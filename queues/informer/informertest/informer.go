@@ -193,13 +193,13 @@ func (s informerSuite) addUpdateDelete(t *testing.T) {
 	reg := add(t, f.inf, r)
 	f.run(t)
 	assert.True(t, reg.HasSynced())
-	assert.ElementsMatch(t, []string{"add ns/a 1 true", "add ns/b 2 true"}, r.got())
+	assert.ElementsMatch(t, []string{"add ns/a 1 true", "add ns/b 2 true"}, r.Got())
 
 	f.src.Create(Pod("ns", "c", "y"))
 	f.src.Update(Pod("ns", "a", "z"))
 	f.src.Delete("ns", "b")
 	synctest.Wait()
-	s.assertOrdered(t, []string{"add ns/c 3 false", "update ns/a 1->4", "delete ns/b 5"}, r.got()[2:], "after the initial list")
+	s.assertOrdered(t, []string{"add ns/c 3 false", "update ns/a 1->4", "delete ns/b 5"}, r.Got()[2:], "after the initial list")
 	assert.Equal(t, []string{"ns/a", "ns/c"}, storedKeys(f.inf))
 	assert.Equal(t, "4", storedRV(t, f.inf, "ns/a"))
 }
@@ -214,7 +214,7 @@ func (s informerSuite) lateHandler(t *testing.T) {
 	reg := add(t, f.inf, r)
 	f.src.Create(Pod("ns", "c", "y"))
 	synctest.Wait()
-	got := r.got()
+	got := r.Got()
 	require.Len(t, got, 3)
 	assert.ElementsMatch(t, []string{"add ns/a 3 true", "add ns/b 2 true"}, got[:2], "synthetic adds: the store as it is")
 	assert.Equal(t, "add ns/c 4 false", got[2])
@@ -235,7 +235,7 @@ func (s informerSuite) resyncPeriods(t *testing.T) {
 	synctest.Wait()
 	resyncs := func(r *recorder) []string {
 		var out []string
-		for _, l := range r.got() {
+		for _, l := range r.Got() {
 			if strings.HasPrefix(l, "update ") {
 				out = append(out, l)
 			}
@@ -262,9 +262,9 @@ func (s informerSuite) removeHandler(t *testing.T) {
 	require.NoError(t, cache.ShutDownEventHandler(f.inf, shutReg))
 	f.src.Create(Pod("ns", "b", "x"))
 	synctest.Wait()
-	assert.Equal(t, []string{"add ns/a 1 true"}, removed.got())
-	assert.Equal(t, []string{"add ns/a 1 true"}, shut.got())
-	assert.Equal(t, []string{"add ns/a 1 true", "add ns/b 2 false"}, kept.got())
+	assert.Equal(t, []string{"add ns/a 1 true"}, removed.Got())
+	assert.Equal(t, []string{"add ns/a 1 true"}, shut.Got())
+	assert.Equal(t, []string{"add ns/a 1 true", "add ns/b 2 false"}, kept.Got())
 }
 
 func (s informerSuite) registrationSynced(t *testing.T) {
@@ -307,7 +307,7 @@ func (s informerSuite) transform(t *testing.T) {
 		obj, _, _ := f.inf.GetStore().GetByKey(k)
 		assert.Equal(t, map[string]string{"transformed": map[string]string{"ns/a": "x", "ns/b": "y"}[k]}, obj.(*corev1.Pod).Labels, k)
 	}
-	assert.Len(t, r.got(), 2)
+	assert.Len(t, r.Got(), 2)
 }
 
 func (s informerSuite) listError(t *testing.T) {
@@ -330,7 +330,7 @@ func (s informerSuite) listError(t *testing.T) {
 	assert.ErrorIs(t, errs[0], ErrListFailed)
 	mu.Unlock()
 	assert.True(t, f.inf.HasSynced(), "synced by the list after the failed one")
-	assert.Equal(t, []string{"add ns/a 1 true"}, r.got())
+	assert.Equal(t, []string{"add ns/a 1 true"}, r.Got())
 }
 
 func (s informerSuite) relist(t *testing.T) {
@@ -345,7 +345,7 @@ func (s informerSuite) relist(t *testing.T) {
 	f.src.Expire()
 	time.Sleep(10 * time.Second) // past the Reflector's back-off
 	synctest.Wait()
-	got := r.got()[3:]
+	got := r.Got()[3:]
 	assert.ElementsMatch(t, []string{
 		"delete ns/b unknown(2)", // the last state stored, in a tombstone
 		"update ns/a 1->1",       // unchanged: a sync, which a handler without resync schedule still gets
@@ -356,7 +356,7 @@ func (s informerSuite) relist(t *testing.T) {
 	// The relist's own events, after it, still flow.
 	f.src.Update(Pod("ns", "d", "z"))
 	synctest.Wait()
-	assert.Equal(t, "update ns/d 6->7", r.got()[len(r.got())-1])
+	assert.Equal(t, "update ns/d 6->7", r.Got()[len(r.Got())-1])
 }
 
 func (s informerSuite) perKeyOrder(t *testing.T) {
@@ -386,7 +386,7 @@ func (s informerSuite) perKeyOrder(t *testing.T) {
 	for i, r := range rs {
 		last := make(map[string]int)
 		seen := make(map[string]int)
-		for _, line := range r.got() {
+		for _, line := range r.Got() {
 			fields := strings.Fields(line)
 			k, rv := fields[1], fields[2]
 			if old, cur, ok := strings.Cut(rv, "->"); ok {
@@ -418,12 +418,12 @@ func (s informerSuite) slowHandler(t *testing.T) {
 		f.src.Create(Pod("ns", fmt.Sprint("p", i), "x"))
 	}
 	synctest.Wait()
-	assert.Equal(t, 201, fast.count(), "the other handler got everything")
+	assert.Equal(t, 201, fast.Count(), "the other handler got everything")
 	assert.Len(t, storedKeys(f.inf), 201, "the store got everything")
-	assert.Zero(t, slow.count())
+	assert.Zero(t, slow.Count())
 	close(gate)
 	synctest.Wait()
-	assert.Equal(t, fast.got(), slow.got(), "the slow handler then gets the same, in the same order")
+	assert.Equal(t, fast.Got(), slow.Got(), "the slow handler then gets the same, in the same order")
 }
 
 // panicking checks that a handler panicking on one object misses only that
@@ -439,8 +439,8 @@ func (s informerSuite) panicking(t *testing.T) {
 	}
 	time.Sleep(errorPause) // client-go also pauses a handler a second after a panic
 	synctest.Wait()
-	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/c 3 false"}, bad.got(), "the panicking handler")
-	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/b 2 false", "add ns/c 3 false"}, good.got(), "the other handler")
+	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/c 3 false"}, bad.Got(), "the panicking handler")
+	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/b 2 false", "add ns/c 3 false"}, good.Got(), "the other handler")
 	assert.False(t, f.inf.IsStopped())
 }
 
@@ -471,7 +471,7 @@ func (s informerSuite) failingTransform(t *testing.T) {
 	f.src.Create(Pod("ns", "good", "x"))
 	time.Sleep(errorPause)
 	synctest.Wait()
-	assert.Equal(t, []string{"add ns/a 1 true", "add ns/good 3 false"}, r.got(), "the object that fails is reported and skipped")
+	assert.Equal(t, []string{"add ns/a 1 true", "add ns/good 3 false"}, r.Got(), "the object that fails is reported and skipped")
 	assert.Equal(t, []string{"ns/a", "ns/good"}, storedKeys(f.inf))
 	assert.False(t, f.inf.IsStopped())
 }
@@ -485,7 +485,7 @@ func (s informerSuite) noMetadata(t *testing.T) {
 	f.src.Create(Pod("ns", "b", "x"))
 	time.Sleep(errorPause)
 	synctest.Wait()
-	assert.Equal(t, []string{"add ns/a 1 true", "add ns/b 3 false"}, r.got())
+	assert.Equal(t, []string{"add ns/a 1 true", "add ns/b 3 false"}, r.Got())
 	assert.False(t, f.inf.IsStopped())
 }
 

@@ -2,11 +2,12 @@ package informertest
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // recorder is a handler writing down what it is told, one line per call:
@@ -15,8 +16,8 @@ import (
 // gate, when set, is received from before each call (a slow handler);
 // panicOn names a key whose first add panics.
 type recorder struct {
-	mu      sync.Mutex
-	lines   []string
+	suite.Lines
+	mu      sync.Mutex // guards panics
 	gate    chan struct{}
 	panicOn string
 	panics  int
@@ -36,24 +37,24 @@ func (r *recorder) OnAdd(obj any, initial bool) {
 	if hit {
 		panic("informertest: handler panics on " + key(p))
 	}
-	r.log(fmt.Sprintf("add %s %s %v", key(p), p.ResourceVersion, initial))
+	r.Log(fmt.Sprintf("add %s %s %v", key(p), p.ResourceVersion, initial))
 }
 
 func (r *recorder) OnUpdate(old, obj any) {
 	r.wait()
 	o, p := old.(*corev1.Pod), obj.(*corev1.Pod)
-	r.log(fmt.Sprintf("update %s %s->%s", key(p), o.ResourceVersion, p.ResourceVersion))
+	r.Log(fmt.Sprintf("update %s %s->%s", key(p), o.ResourceVersion, p.ResourceVersion))
 }
 
 func (r *recorder) OnDelete(obj any) {
 	r.wait()
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		r.log(fmt.Sprintf("delete %s %s", key(o), o.ResourceVersion))
+		r.Log(fmt.Sprintf("delete %s %s", key(o), o.ResourceVersion))
 	case cache.DeletedFinalStateUnknown:
-		r.log(fmt.Sprintf("delete %s unknown(%s)", o.Key, o.Obj.(*corev1.Pod).ResourceVersion))
+		r.Log(fmt.Sprintf("delete %s unknown(%s)", o.Key, o.Obj.(*corev1.Pod).ResourceVersion))
 	default:
-		r.log(fmt.Sprintf("delete %T", obj))
+		r.Log(fmt.Sprintf("delete %T", obj))
 	}
 }
 
@@ -61,24 +62,4 @@ func (r *recorder) wait() {
 	if r.gate != nil {
 		<-r.gate
 	}
-}
-
-func (r *recorder) log(s string) {
-	r.mu.Lock()
-	r.lines = append(r.lines, s)
-	r.mu.Unlock()
-}
-
-// got returns the lines so far.
-func (r *recorder) got() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.lines)
-}
-
-// count counts the lines so far.
-func (r *recorder) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.lines)
 }

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
 	"github.com/queuelab/queuelab/queues/inorder"
 )
@@ -47,7 +48,7 @@ func DiffInOrderFIFO(t *testing.T, newQueue NewQueue, ops []byte, opts ...Option
 
 func diffMode(t *testing.T, newQueue NewQueue, ops []byte, perObject bool) {
 	synctest.Test(t, func(t *testing.T) {
-		d := &inorderDiff{t: t, src: ops, perObject: perObject}
+		d := &inorderDiff{t: t, src: suite.NewOps(ops), perObject: perObject}
 		d.cand = d.newSide(t, func(o inorder.Options) inorder.Queue { return newQueue(t, o) })
 		d.ref = d.newSide(t, func(o inorder.Options) inorder.Queue {
 			if o.KnownObjects != nil {
@@ -55,7 +56,7 @@ func diffMode(t *testing.T, newQueue NewQueue, ops []byte, perObject bool) {
 			}
 			return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true, EmitDeltaTypeBookmark: true})
 		})
-		for step := 0; step < diffSteps && len(d.src) > 0; step++ {
+		for step := 0; step < diffSteps && !d.src.Done(); step++ {
 			d.step()
 		}
 		d.finish()
@@ -90,21 +91,11 @@ func (s sortedKeys) ListKeys() []string {
 
 type inorderDiff struct {
 	t         *testing.T
-	src       []byte
+	src       suite.Ops
 	perObject bool
 	cand, ref side
 	rv        int
 	lines     []string
-}
-
-// next draws a choice in [0, n) from the operations.
-func (d *inorderDiff) next(n int) int {
-	if len(d.src) == 0 {
-		return 0
-	}
-	v := int(d.src[0]) % n
-	d.src = d.src[1:]
-	return v
 }
 
 func (d *inorderDiff) log(format string, args ...any) {
@@ -125,11 +116,11 @@ func (d *inorderDiff) object(i int) any {
 }
 
 func (d *inorderDiff) step() {
-	i := d.next(diffKeys)
-	switch op := d.next(12); op {
+	i := d.src.Intn(diffKeys)
+	switch op := d.src.Intn(12); op {
 	case 0, 1, 2, 3:
 		o := d.object(i)
-		if op == 3 && d.next(2) == 0 {
+		if op == 3 && d.src.Intn(2) == 0 {
 			o = cache.DeletedFinalStateUnknown{Key: "ns/k" + strconv.Itoa(i), Obj: o}
 		}
 		name := [...]string{"Add", "Update", "Delete", "Delete"}[op]
@@ -144,7 +135,7 @@ func (d *inorderDiff) step() {
 	case 5:
 		var list []any
 		for k := range diffKeys {
-			if d.next(2) == 0 {
+			if d.src.Intn(2) == 0 {
 				list = append(list, d.object(k))
 			}
 		}

@@ -1,7 +1,6 @@
 package inordertest
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/queues/internal/queuesuite"
 )
 
 // NewQueue builds a fresh, empty queue honouring opts; an implementation
@@ -82,21 +82,30 @@ func popBatch(q inorder.Queue) (popped, error) {
 	err := q.PopBatch(func(ds []cache.Delta, initial bool) error {
 		p = popped{events: describeAll(ds), initial: initial, batch: true}
 		return nil
-	}, func(item any, initial bool) error {
-		p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-		return nil
-	})
+	}, record(&p))
 	return p, err
+}
+
+// record is a Pop process function writing down what it was handed into p.
+func record(p *popped) cache.PopProcessFunc {
+	return func(item any, initial bool) error {
+		*p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
+		return nil
+	}
+}
+
+// popEvent calls Pop once and records what it handed over, for pop and
+// drain alike.
+func popEvent(q inorder.Queue) (popped, any, error) {
+	var p popped
+	item, err := q.Pop(record(&p))
+	return p, item, err
 }
 
 // pop calls Pop once and records the event.
 func pop(t *testing.T, q inorder.Queue) popped {
 	t.Helper()
-	var p popped
-	item, err := q.Pop(func(item any, initial bool) error {
-		p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-		return nil
-	})
+	p, item, err := popEvent(q)
 	if err != nil {
 		t.Fatalf("Pop: %v", err)
 	}
@@ -109,22 +118,14 @@ func pop(t *testing.T, q inorder.Queue) popped {
 // drain closes q and pops every remaining event, one by one.
 func drain(t *testing.T, q inorder.Queue) []string {
 	t.Helper()
-	q.Close()
 	var got []string
-	for {
-		var p popped
-		_, err := q.Pop(func(item any, initial bool) error {
-			p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-			return nil
-		})
-		if errors.Is(err, cache.ErrFIFOClosed) {
-			return got
-		}
-		if err != nil {
-			t.Fatalf("Pop: %v", err)
-		}
+	for _, p := range queuesuite.Drain(t, q, func() (popped, error) {
+		p, _, err := popEvent(q)
+		return p, err
+	}) {
 		got = append(got, p.events...)
 	}
+	return got
 }
 
 func must(t *testing.T, err error) {

@@ -1,6 +1,9 @@
 package keyq
 
-import "github.com/queuelab/queuelab/internal/deque"
+import (
+	"github.com/queuelab/queuelab/internal/deque"
+	"github.com/queuelab/queuelab/internal/freelist"
+)
 
 // Slot is one key's state. Families read and write Key, Acc and Stamp inside
 // their callbacks; the rest is the Set's bookkeeping.
@@ -68,14 +71,7 @@ func (t *table[A]) find(s string, b []byte) (int32, bool) {
 }
 
 func (t *table[A]) create(key string) int32 {
-	var i int32
-	if n := len(t.free); n > 0 {
-		i = t.free[n-1]
-		t.free = t.free[:n-1]
-	} else {
-		t.slots = append(t.slots, Slot[A]{})
-		i = int32(len(t.slots) - 1)
-	}
+	i := freelist.Alloc(&t.slots, &t.free)
 	t.slots[i] = Slot[A]{Key: key, live: true, empty: true}
 	if t.index == nil {
 		t.index = make(map[string]int32)

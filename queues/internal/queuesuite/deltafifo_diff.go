@@ -3,7 +3,6 @@ package queuesuite
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,14 +29,12 @@ import (
 // each checked as the equivalent Pops. ops may be any bytes.
 func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config) {
 	d := &deltaDiff{
-		tr:        trace{t: t},
-		src:       opSource{b: ops},
+		diffBase:  newDiffBase(t, ops),
 		candKnown: cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		refKnown:  cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		fifo:      c.Order == registry.OrderFIFO,
-		initial:   make(map[int]bool),
 	}
-	emit := d.src.intn(2) == 1
+	emit := d.src.Intn(2) == 1
 	d.tr.add("new DeltaFIFO (EmitDeltaTypeReplaced=%v)", emit)
 	d.cand = newDeltaFIFO(t, cache.DeltaFIFOOptions{KnownObjects: d.candKnown, EmitDeltaTypeReplaced: emit})
 	d.batch, _ = d.cand.(cache.QueueWithBatch)
@@ -47,7 +44,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 			EmitDeltaTypeReplaced: emit,
 		})
 	}
-	for d.step = 0; d.step < diffSteps && !d.src.done(); d.step++ {
+	for d.step = 0; d.step < diffSteps && !d.src.Done(); d.step++ {
 		d.next()
 		d.checkSynced()
 	}
@@ -55,29 +52,23 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 }
 
 type deltaDiff struct {
-	tr        trace
-	src       opSource
-	cand      cache.Queue
+	diffBase
 	batch     cache.QueueWithBatch // nil unless the candidate has PopBatch
 	candKnown cache.Store          // the candidate consumer's KnownObjects
 	refs      [diffKeys]*cache.DeltaFIFO
 	refKnown  cache.Store // the reference consumer's KnownObjects
 	fifo      bool        // check global FIFO order
 	step      int
-	rv        int
 	last      [diffKeys]*metav1.PartialObjectMetadata // newest object made per key
 
 	// What client-go's rules say about the queue:
-	pending   [diffKeys]bool // the key has deltas queued
-	since     [diffKeys]int  // step at which it got them
-	populated bool
-	initial   map[int]bool // keys of the first Replace not popped yet
-	synced    bool         // the candidate's last HasSynced
+	pending [diffKeys]bool // the key has deltas queued
+	since   [diffKeys]int  // step at which it got them
 }
 
+// newObj is diffBase's, remembering the object as key i's newest.
 func (d *deltaDiff) newObj(i int) *metav1.PartialObjectMetadata {
-	d.rv++
-	d.last[i] = obj(diffName(i), strconv.Itoa(d.rv))
+	d.last[i] = d.diffBase.newObj(i)
 	return d.last[i]
 }
 
@@ -93,17 +84,17 @@ func (d *deltaDiff) known(i int) bool {
 }
 
 func (d *deltaDiff) next() {
-	i := d.src.intn(diffKeys)
-	switch op := d.src.intn(12); {
+	i := d.src.Intn(diffKeys)
+	switch op := d.src.Intn(12); {
 	case op <= 1:
 		o := d.newObj(i)
 		d.tr.add("Add(%s)", describeOne(o))
-		d.write(i, o, cache.Queue.Add, (*cache.DeltaFIFO).Add)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Add, (*cache.DeltaFIFO).Add)
 		d.queued(i)
 	case op == 2:
 		o := d.newObj(i)
 		d.tr.add("Update(%s)", describeOne(o))
-		d.write(i, o, cache.Queue.Update, (*cache.DeltaFIFO).Update)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Update, (*cache.DeltaFIFO).Update)
 		d.queued(i)
 	case op <= 4:
 		var o any = d.last[i]
@@ -117,18 +108,15 @@ func (d *deltaDiff) next() {
 		if d.pending[i] || d.known(i) {
 			d.queued(i)
 		}
-		d.write(i, o, cache.Queue.Delete, (*cache.DeltaFIFO).Delete)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Delete, (*cache.DeltaFIFO).Delete)
 	case op == 5:
 		d.replace()
 	case op == 6:
-		d.tr.add("Resync()")
-		d.check(d.cand.Resync(), "Resync")
-		for j, r := range d.refs {
-			d.check(r.Resync(), "reference Resync")
+		resyncBoth(&d.tr, d.cand, d.refs[:], func(j int) {
 			if d.known(j) {
 				d.queued(j)
 			}
-		}
+		})
 	case op <= 9 || d.batch == nil:
 		d.pop()
 	default:
@@ -136,30 +124,15 @@ func (d *deltaDiff) next() {
 	}
 }
 
-func (d *deltaDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.DeltaFIFO, any) error) {
-	d.check(cand(d.cand, o), "candidate write")
-	d.check(ref(d.refs[i], o), "reference write")
-	d.populated = true
-}
-
 func (d *deltaDiff) replace() {
-	list, per := genList(&d.src, d.newObj)
-	d.tr.add("Replace(%s)", describe(list))
-	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
+	per := d.tr.replaceCandidate(&d.src, d.newObj, d.cand)
 	for i, r := range d.refs {
 		if len(per[i]) > 0 || d.pending[i] || d.known(i) {
 			d.queued(i)
 		}
-		d.check(r.Replace(per[i], "rv"), "reference Replace")
+		d.tr.check(r.Replace(per[i], "rv"), "reference Replace")
 	}
-	if !d.populated {
-		d.populated = true
-		for i, p := range d.pending {
-			if p {
-				d.initial[i] = true
-			}
-		}
-	}
+	d.sync.replaced(d.pending)
 }
 
 func (d *deltaDiff) pop() {
@@ -176,7 +149,7 @@ func (d *deltaDiff) pop() {
 		got, initial = ds, isInitial
 		return ApplyDeltas(d.candKnown, ds)
 	})
-	d.check(err, "candidate Pop")
+	d.tr.check(err, "candidate Pop")
 	d.tr.add("Pop() -> %s initial=%v", describeOne(got), initial)
 	d.popped(got, initial)
 }
@@ -217,7 +190,7 @@ func (d *deltaDiff) popBatch() {
 		d.popped(ds, initial)
 		return nil
 	})
-	d.check(err, "candidate PopBatch")
+	d.tr.check(err, "candidate PopBatch")
 }
 
 // popped checks one key the candidate popped against its reference and the
@@ -243,49 +216,29 @@ func (d *deltaDiff) popped(got cache.Deltas, initial bool) {
 		want = item.(cache.Deltas)
 		return ApplyDeltas(d.refKnown, want)
 	})
-	d.check(err, "reference Pop")
+	d.tr.check(err, "reference Pop")
 	if describeOne(got) != describeOne(want) {
 		d.tr.fail("candidate popped %s, client-go pops %s", describeOne(got), describeOne(want))
 	}
-	if initial != d.initial[i] {
-		d.tr.fail("%s: isInInitialList = %v, client-go says %v", diffName(i), initial, d.initial[i])
-	}
-	delete(d.initial, i)
+	d.sync.popped(&d.tr, i, initial)
 	d.pending[i] = false
-}
-
-func (d *deltaDiff) checkSynced() {
-	got := d.tr.synced(d.cand, &d.synced)
-	if want := d.populated && len(d.initial) == 0; got != want {
-		d.tr.fail("HasSynced() = %v, client-go says %v", got, want)
-	}
 }
 
 // finish closes the candidate and drains it; it must hand out exactly the
 // keys with deltas queued, then report cache.ErrFIFOClosed.
 func (d *deltaDiff) finish() {
-	d.tr.add("Close(); drain")
-	d.cand.Close()
-	for slices.Contains(d.pending[:], true) {
-		if d.batch != nil && d.src.intn(2) == 1 {
+	d.drain(&d.pending, func() {
+		if d.batch != nil && d.src.Intn(2) == 1 {
 			d.popBatch()
 		} else {
 			d.pop()
 		}
-		d.checkSynced()
-	}
+	})
 	_, err := d.cand.Pop(func(item any, _ bool) error {
 		d.tr.fail("closed queue popped %s after every key with deltas", describeOne(item))
 		return nil
 	})
 	if !errors.Is(err, cache.ErrFIFOClosed) {
 		d.tr.fail("Pop of the closed, drained queue: err = %v, want cache.ErrFIFOClosed", err)
-	}
-}
-
-func (d *deltaDiff) check(err error, what string) {
-	d.tr.t.Helper()
-	if err != nil {
-		d.tr.fail("%s: unexpected error %v", what, err)
 	}
 }

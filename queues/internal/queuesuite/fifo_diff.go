@@ -3,7 +3,6 @@ package queuesuite
 import (
 	"errors"
 	"slices"
-	"strconv"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,16 +26,12 @@ import (
 // only monotonicity and the Done channel are checked. ops may be any bytes
 // (the fuzz targets pass fuzz input).
 func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
-	d := &fifoDiff{
-		tr:   trace{t: t},
-		cand: newFIFO(t, cache.MetaNamespaceKeyFunc),
-		src:  opSource{b: ops},
-		sync: fifoSyncModel{certain: true},
-	}
+	d := &fifoDiff{diffBase: newDiffBase(t, ops)}
+	d.cand = newFIFO(t, cache.MetaNamespaceKeyFunc)
 	for i := range diffKeys {
 		d.refs[i] = cache.NewFIFO(cache.MetaNamespaceKeyFunc)
 	}
-	for step := 0; step < diffSteps && !d.src.done(); step++ {
+	for step := 0; step < diffSteps && !d.src.Done(); step++ {
 		d.step()
 		d.checkSynced()
 	}
@@ -44,47 +39,23 @@ func DiffFIFO(t *testing.T, newFIFO NewFIFO, ops []byte, c Config) {
 }
 
 type fifoDiff struct {
-	tr      trace
-	cand    cache.Queue
+	diffBase
 	refs    [diffKeys]*cache.FIFO
-	src     opSource
-	rv      int
 	present [diffKeys]bool // the key holds a value: a Pop may return it
-	sync    fifoSyncModel
-	synced  bool // candidate's last HasSynced
-}
-
-// fifoSyncModel is client-go's FIFO HasSynced rule, evaluated by the
-// harness: synced once populated and every key queued by the first Replace
-// has been popped. (client-go counts pops; under FIFO order that is the
-// same, and it is what a per-shard order must mean.)
-type fifoSyncModel struct {
-	populated bool
-	initial   map[int]bool // keys of the first Replace not popped yet
-	certain   bool
-}
-
-// synced is client-go's answer. It never turns false again: initial is
-// filled only before populated is set, and only shrinks after.
-func (m *fifoSyncModel) synced() bool { return m.populated && len(m.initial) == 0 }
-
-func (d *fifoDiff) newObj(i int) *metav1.PartialObjectMetadata {
-	d.rv++
-	return obj(diffName(i), strconv.Itoa(d.rv))
 }
 
 func (d *fifoDiff) step() {
-	i := d.src.intn(diffKeys)
-	switch op := d.src.intn(8); {
+	i := d.src.Intn(diffKeys)
+	switch op := d.src.Intn(8); {
 	case op <= 1:
 		o := d.newObj(i)
 		d.tr.add("Add(%s@%s)", o.Name, o.ResourceVersion)
-		d.write(i, o, cache.Queue.Add, (*cache.FIFO).Add)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Add, (*cache.FIFO).Add)
 		d.present[i] = true
 	case op == 2:
 		o := d.newObj(i)
 		d.tr.add("Update(%s@%s)", o.Name, o.ResourceVersion)
-		d.write(i, o, cache.Queue.Update, (*cache.FIFO).Update)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Update, (*cache.FIFO).Update)
 		d.present[i] = true
 	case op == 3:
 		o := d.newObj(i)
@@ -92,44 +63,24 @@ func (d *fifoDiff) step() {
 		if d.present[i] && d.sync.initial[i] {
 			d.sync.certain = false // a stale initial entry, somewhere in client-go's random order
 		}
-		d.write(i, o, cache.Queue.Delete, (*cache.FIFO).Delete)
+		writeBoth(&d.tr, &d.sync, d.cand, d.refs[i], o, cache.Queue.Delete, (*cache.FIFO).Delete)
 		d.present[i] = false
 	case op == 4:
 		d.replace()
 	case op == 5:
-		d.tr.add("Resync()")
-		d.check(d.cand.Resync(), "Resync")
-		for _, r := range d.refs {
-			d.check(r.Resync(), "reference Resync")
-		}
+		resyncBoth(&d.tr, d.cand, d.refs[:], nil)
 	default:
 		d.pop()
 	}
 }
 
-func (d *fifoDiff) write(i int, o any, cand func(cache.Queue, any) error, ref func(*cache.FIFO, any) error) {
-	d.check(cand(d.cand, o), "candidate write")
-	d.check(ref(d.refs[i], o), "reference write")
-	d.sync.populated = true
-}
-
 func (d *fifoDiff) replace() {
-	list, per := genList(&d.src, d.newObj)
-	d.tr.add("Replace(%s)", describe(list))
-	d.check(d.cand.Replace(append([]any(nil), list...), "rv"), "candidate Replace")
+	per := d.tr.replaceCandidate(&d.src, d.newObj, d.cand)
 	for i, r := range d.refs {
-		d.check(r.Replace(per[i], "rv"), "reference Replace")
+		d.tr.check(r.Replace(per[i], "rv"), "reference Replace")
 		d.present[i] = len(per[i]) > 0
 	}
-	if !d.sync.populated {
-		d.sync.populated = true
-		d.sync.initial = make(map[int]bool)
-		for i := range per {
-			if len(per[i]) > 0 {
-				d.sync.initial[i] = true
-			}
-		}
-	} else if !d.sync.synced() {
+	if !d.sync.replaced(d.present) && !d.sync.synced() {
 		d.sync.certain = false // client-go counts on through the new list
 	}
 }
@@ -139,7 +90,7 @@ func (d *fifoDiff) pop() {
 		return // a Pop would block
 	}
 	p := popOnce(d.cand, nil)
-	d.check(p.err, "candidate Pop")
+	d.tr.check(p.err, "candidate Pop")
 	i, ok := diffIndex(p.item)
 	if !ok {
 		d.tr.fail("candidate popped %#v, not an object of the test universe", p.item)
@@ -156,39 +107,17 @@ func (d *fifoDiff) pop() {
 		d.tr.fail("candidate popped %s, client-go pops %s", describe([]any{p.item}), describe([]any{want.item}))
 	}
 	d.present[i] = false
-	if d.sync.certain && p.initial != d.sync.initial[i] {
-		d.tr.fail("isInInitialList = %v, client-go says %v", p.initial, d.sync.initial[i])
-	}
-	delete(d.sync.initial, i)
-}
-
-func (d *fifoDiff) checkSynced() {
-	got := d.tr.synced(d.cand, &d.synced)
-	if d.sync.certain && got != d.sync.synced() {
-		d.tr.fail("HasSynced() = %v, client-go says %v", got, d.sync.synced())
-	}
+	d.sync.popped(&d.tr, i, p.initial)
 }
 
 // finish closes the candidate and pops the rest, which must be exactly the
 // keys still holding values, then cache.ErrFIFOClosed.
 func (d *fifoDiff) finish() {
-	d.tr.add("Close(); drain")
-	d.cand.Close()
-	for slices.Contains(d.present[:], true) {
-		d.pop()
-		d.checkSynced()
-	}
+	d.drain(&d.present, d.pop)
 	if p := popOnce(d.cand, nil); !errors.Is(p.err, cache.ErrFIFOClosed) {
 		d.tr.fail("Pop of the closed, drained FIFO: got %s, %v; want cache.ErrFIFOClosed", describeOne(p.item), p.err)
 	}
 	d.checkSynced()
-}
-
-func (d *fifoDiff) check(err error, what string) {
-	d.tr.t.Helper()
-	if err != nil {
-		d.tr.fail("%s: unexpected error %v", what, err)
-	}
 }
 
 // diffIndex returns the universe index of a test object (or of a Deltas'

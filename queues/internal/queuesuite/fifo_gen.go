@@ -10,6 +10,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // The differential checks and their fuzz targets share one generator: an
@@ -44,22 +46,6 @@ func SeedOps(seed uint64) []byte {
 	return b
 }
 
-// opSource decodes choices from operation bytes; once they run out every
-// choice is 0 and done reports true.
-type opSource struct{ b []byte }
-
-func (s *opSource) done() bool { return len(s.b) == 0 }
-
-// intn returns a choice in [0, n), n ≤ 256.
-func (s *opSource) intn(n int) int {
-	if len(s.b) == 0 {
-		return 0
-	}
-	v := int(s.b[0]) % n
-	s.b = s.b[1:]
-	return v
-}
-
 // trace records the operations of one sequence, to print on failure.
 type trace struct {
 	t     *testing.T
@@ -83,12 +69,12 @@ func diffName(i int) string { return "k" + strconv.Itoa(i) }
 // genList draws a Replace list from src: every key of the universe with
 // probability 1/2, now and then twice, each entry a fresh object from
 // newObj. per is each key's share of the list, in order.
-func genList(src *opSource, newObj func(i int) *metav1.PartialObjectMetadata) (list []any, per [diffKeys][]any) {
+func genList(src *suite.Ops, newObj func(i int) *metav1.PartialObjectMetadata) (list []any, per [diffKeys][]any) {
 	for i := range diffKeys {
-		if src.intn(2) == 0 {
+		if src.Intn(2) == 0 {
 			continue
 		}
-		for range 1 + src.intn(4)/3 {
+		for range 1 + src.Intn(4)/3 {
 			o := newObj(i)
 			list = append(list, o)
 			per[i] = append(per[i], o)

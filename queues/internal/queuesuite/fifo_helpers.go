@@ -45,15 +45,26 @@ func popOnce(q cache.Queue, perr error) popped {
 // everything it popped: the whole remaining content.
 func drain(t *testing.T, q cache.Queue) []popped {
 	t.Helper()
-	q.Close()
-	var out []popped
-	for {
+	return Drain(t, q, func() (popped, error) {
 		p := popOnce(q, nil)
-		if errors.Is(p.err, cache.ErrFIFOClosed) {
+		return p, p.err
+	})
+}
+
+// Drain closes q and calls pop until it reports cache.ErrFIFOClosed,
+// returning what every other call returned; any other error fails the test.
+// Every suite of a cache.Queue-like family ends its properties this way.
+func Drain[P any](t *testing.T, q interface{ Close() }, pop func() (P, error)) []P {
+	t.Helper()
+	q.Close()
+	var out []P
+	for {
+		p, err := pop()
+		if errors.Is(err, cache.ErrFIFOClosed) {
 			return out
 		}
-		if p.err != nil {
-			t.Fatalf("Pop after Close: %v", p.err)
+		if err != nil {
+			t.Fatalf("Pop after Close: %v", err)
 		}
 		out = append(out, p)
 	}

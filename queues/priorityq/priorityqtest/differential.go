@@ -3,7 +3,6 @@ package priorityqtest
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
 
@@ -110,15 +110,9 @@ func diff(t *testing.T, newQueue NewQueue, seed uint64, steps int) (err error) {
 				trace = append(trace, "Get")
 				refGet, gotGet = startGet(ref), startGet(got)
 			case r < 85:
-				if len(held) == 0 {
-					continue
+				if item, ok := suite.DoneAny(rng, &held, ref, got); ok {
+					trace = append(trace, "Done "+item)
 				}
-				i := rng.IntN(len(held))
-				item := held[i]
-				held = slices.Delete(held, i, i+1)
-				trace = append(trace, "Done "+item)
-				ref.Done(item)
-				got.Done(item)
 			case r < 88:
 				k := key()
 				trace = append(trace, "Forget "+k)

@@ -29,3 +29,16 @@ func CheckGuarantees[N any, G comparable](t testing.TB, l registry.List[N, G], w
 		}
 	}
 }
+
+// CheckRejected fails t for every constructor call in builds (named by the
+// bad setting it passes) that succeeds: the house rule is that an invalid
+// combination of options comes back as an error, never as a queue that
+// misbehaves later.
+func CheckRejected(t testing.TB, builds map[string]func() (any, error)) {
+	t.Helper()
+	for name, build := range builds {
+		if q, err := build(); err == nil {
+			t.Errorf("%s succeeded: %v", name, q)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
@@ -99,15 +100,9 @@ func diffWorkQueue(t *testing.T, newQueue NewWorkQueue, seed uint64, steps int, 
 				return fail("Get handed out %q, want %q", gs, ws)
 			}
 		case r < 85:
-			if len(held) == 0 {
-				continue
+			if k, ok := suite.DoneAny(rng, &held, got, want); ok {
+				trace = append(trace, "Done "+k)
 			}
-			i := rng.IntN(len(held))
-			k := held[i]
-			held = slices.Delete(held, i, i+1)
-			trace = append(trace, "Done "+k)
-			got.Done(k)
-			want.Done(k)
 		case r < 95:
 			trace = append(trace, "Len")
 		case r < 98:

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -115,7 +114,7 @@ func because(r Recommendation) string {
 // writeRuns lists the raw files the page draws on and what they say about
 // their runs.
 func (p *page) writeRuns(pr printer) {
-	pr("## Runs\n\n| raw file | families | commit | date | cpu | Go, client-go |\n|---|---|---|---|---|---|\n")
+	pr("## Runs\n\n| raw file | families | commit | date | Go, client-go, cpu | note |\n|---|---|---|---|---|---|\n")
 	var sources []string
 	for _, f := range p.families {
 		if !slices.Contains(sources, f.Source) {
@@ -135,16 +134,7 @@ func (p *page) writeRuns(pr printer) {
 			}
 		}
 		pr("| %s | %s | %s | %s | %s | %s |\n", sourceLink(first, false), strings.Join(names, ", "),
-			code(shortSHA(h["commit"])), h["date"], h["cpu"], strings.Trim(h["go"]+", "+h["client-go"], ", "))
-	}
-	pr("\n")
-	for _, src := range sources {
-		for _, f := range p.families {
-			if f.Source == src && f.Header["note"] != "" {
-				pr("- `%s`: %s\n", filepath.Base(src), f.Header["note"])
-				break
-			}
-		}
+			code(shortSHA(h["commit"])), h["date"], strings.Trim(h["go"]+", "+h["client-go"]+", "+h["cpu"], ", "), h["note"])
 	}
 	pr("\n")
 }
@@ -179,14 +169,22 @@ func (p *page) writeFamily(pr printer, f *Family) {
 			}
 			lines = append(lines, benchcmp.Line{Label: label, Row: r, Units: units})
 		}
-		pr("#### %s (%s)\n\n", q.title, f.Grid.Better(q.units[0]))
+		pr("#### %s (%s)", q.title, f.Grid.Better(q.units[0]))
 		if quiet > 0 {
-			pr("%s where no implementation differs significantly from the baseline: left out.\n\n", plural(quiet, "benchmark"))
+			pr(" · %s without a significant difference left out", plural(quiet, "benchmark"))
 		}
+		pr("\n\n")
 		if len(lines) == 0 {
 			continue
 		}
 		for _, t := range f.Grid.RatioTables("", lines, p.opts.Baseline, maxImpls) {
+			// A table led by an implementation that is not a baseline holds
+			// combinations whose all-upstream peer this run did not measure:
+			// medians with nothing to compare, which answer no question here
+			// (compare prints them).
+			if f.Baseline != "" && benchcmp.PeerOf(t.Head[1], f.Baseline) != t.Head[1] {
+				continue
+			}
 			for i, h := range t.Head[1:] {
 				t.Head[i+1] = code(h)
 			}

@@ -104,7 +104,7 @@ func TestVerdictFailsTheCommand(t *testing.T) {
 		{Pipeline: pipeline.Informer, Impl: "ok+ok+ok"},
 		{Pipeline: pipeline.Informer, Impl: "bad+bad+bad", Violations: []account.Violation{{Check: account.NotReconciled, Count: 1, Keys: []string{"ns/pod-1"}}}},
 	}}
-	err := verdict([]report.Scenario{rep}, &errOut)
+	err := verdict([]report.Scenario{rep}, nil, &errOut)
 	var exit *exitError
 	require.True(t, errors.As(err, &exit))
 	assert.Equal(t, 1, exit.code)

@@ -60,9 +60,3 @@ func TestBenchWritesEverySample(t *testing.T) {
 		"Load/scenario=default/pipeline=informer/impl=mutex":    3,
 	}, samples)
 }
-
-func TestBenchValuesHaveNoExponent(t *testing.T) {
-	for v, want := range map[float64]string{12345.678: "12346", 0.01234567: "0.01235", 2.5: "2.500", 3e9: "3000000000", 0: "0"} {
-		assert.Equal(t, want, benchValue(v), "%g", v)
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 	"golang.org/x/perf/benchfmt"
 
+	runmetrics "github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
 
@@ -18,7 +19,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func result(impl string, baseline bool, eventsPerSec float64) *pipeline.Result {
 	return &pipeline.Result{Pipeline: pipeline.Informer, Impl: impl, Baseline: baseline,
-		EventsPerSec: eventsPerSec, Duration: time.Second}
+		Throughput: runmetrics.Throughput{EventsPerSec: eventsPerSec, Duration: time.Second}}
 }
 
 // rounds is three interleaved rounds of a baseline and one other stack.

@@ -222,7 +222,7 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if err := render(stdout, o, reps, creps); err != nil {
 		return err
 	}
-	return errors.Join(verdict(reps, stderr), controllerVerdict(creps, stderr))
+	return verdict(reps, creps, stderr)
 }
 
 // render writes pipeline and controller results in the chosen format.
@@ -246,36 +246,29 @@ func render(w io.Writer, o *runOptions, reps []report.Scenario, creps []controll
 	return controller.Table(w, creps)
 }
 
-// controllerVerdict fails the command if any controller run was incorrect.
-func controllerVerdict(creps []controller.Scenario, stderr io.Writer) error {
-	failed := 0
-	for _, rep := range creps {
-		for _, r := range rep.Results {
-			if !r.OK() {
-				failed++
-				fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Style, r.Impl)
-			}
-		}
-	}
-	if failed > 0 {
-		return &exitError{code: 1}
-	}
-	return nil
-}
-
-// verdict fails the command (exit 1) if any run was incorrect, naming the
-// offending implementations on stderr.
-func verdict(reps []report.Scenario, stderr io.Writer) error {
-	failed := 0
+// verdict fails the command (exit 1) if any run was incorrect, pipeline or
+// whole controller, naming each offending run on stderr as
+// scenario/pipeline-or-style/impl.
+func verdict(reps []report.Scenario, creps []controller.Scenario, stderr io.Writer) error {
+	var failed []string
 	for _, rep := range reps {
 		for _, r := range rep.Results {
 			if !r.OK() {
-				failed++
-				fmt.Fprintf(stderr, "queuelab run: %s/%s/%s FAILED its correctness checks\n", rep.Name, r.Pipeline, r.Impl)
+				failed = append(failed, rep.Name+"/"+string(r.Pipeline)+"/"+r.Impl)
 			}
 		}
 	}
-	if failed > 0 {
+	for _, rep := range creps {
+		for _, r := range rep.Results {
+			if !r.OK() {
+				failed = append(failed, rep.Name+"/"+string(r.Style)+"/"+r.Impl)
+			}
+		}
+	}
+	for _, f := range failed {
+		fmt.Fprintf(stderr, "queuelab run: %s FAILED its correctness checks\n", f)
+	}
+	if len(failed) > 0 {
 		return &exitError{code: 1}
 	}
 	return nil
@@ -374,17 +367,28 @@ func (o *runOptions) planControllers(sc scenario.Scenario) (*plan, error) {
 	return p, nil
 }
 
+// generate builds the scenario's stream and its objects and announces them
+// on stderr: the same for pipeline and controller scenarios, so a seed and
+// digest read off one kind of run mean the same for the other.
+func (p *plan) generate(stderr io.Writer) (*gen.Stream, *gen.Objects, error) {
+	sc := p.sc
+	stream, err := gen.Generate(sc.Gen)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(stderr, "scenario %s: %d objects, %d events, seed %d, digest %s\n",
+		sc.Name, sc.Gen.Objects, len(stream.Events), sc.Gen.Seed, stream.Digest)
+	return stream, gen.NewObjects(stream), nil
+}
+
 // executeControllers runs a controller scenario's stacks, rounds
 // interleaved like the pipelines'.
 func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runOptions) (controller.Scenario, error) {
 	sc := p.sc
-	stream, err := gen.Generate(sc.Gen)
+	stream, objs, err := p.generate(stderr)
 	if err != nil {
 		return controller.Scenario{}, err
 	}
-	objs := gen.NewObjects(stream)
-	fmt.Fprintf(stderr, "scenario %s: %d objects, %d events, seed %d, digest %s\n",
-		sc.Name, sc.Gen.Objects, len(stream.Events), sc.Gen.Seed, stream.Digest)
 	opts := sc.Controller.Options(sc.Opts)
 	rep := controller.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: opts.Schedule.Rate, Rounds: o.count}
 	for range o.count {
@@ -405,13 +409,10 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 
 func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (report.Scenario, error) {
 	sc := p.sc
-	stream, err := gen.Generate(sc.Gen)
+	stream, objs, err := p.generate(stderr)
 	if err != nil {
 		return report.Scenario{}, err
 	}
-	objs := gen.NewObjects(stream)
-	fmt.Fprintf(stderr, "scenario %s: %d objects, %d events, seed %d, digest %s\n",
-		sc.Name, sc.Gen.Objects, len(stream.Events), sc.Gen.Seed, stream.Digest)
 	if sc.HalfLoad {
 		k := p.kinds[0]
 		base, err := registries().Select(k, "clientgo")

@@ -102,9 +102,9 @@ func TestVerdictFailsTheCommand(t *testing.T) {
 	var errOut bytes.Buffer
 	rep := report.Scenario{Name: "s", Results: []*pipeline.Result{
 		{Pipeline: pipeline.Informer, Impl: "ok+ok+ok"},
-		{Pipeline: pipeline.Informer, Impl: "bad+bad+bad", Violations: []account.Violation{{Check: account.NotReconciled, Count: 1, Keys: []string{"ns/pod-1"}}}},
+		{Pipeline: pipeline.Informer, Impl: "bad+bad+bad", Verdict: account.Verdict{Violations: []account.Violation{{Check: account.NotReconciled, Count: 1, Keys: []string{"ns/pod-1"}}}}},
 	}}
-	err := verdict([]report.Scenario{rep}, &errOut)
+	err := verdict([]report.Scenario{rep}, nil, &errOut)
 	var exit *exitError
 	require.True(t, errors.As(err, &exit))
 	assert.Equal(t, 1, exit.code)

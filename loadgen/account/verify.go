@@ -154,3 +154,13 @@ func Summary(vs []Violation) string {
 	}
 	return b.String()
 }
+
+// Verdict is what a load run's checks found, kept under the same JSON
+// names by every kind of run (pipeline or whole controller): the ledger's
+// violations, whether the run stalled, and how many reconciles failed
+// outside the injected error rate.
+type Verdict struct {
+	ProcessErrors int64       `json:"process_errors"`
+	Stalled       bool        `json:"stalled"`
+	Violations    []Violation `json:"violations"`
+}

@@ -36,19 +36,11 @@ func DefaultOptions() Options {
 	return Options{Workers: 4, Lists: 1, ErrorRate: 0.01, Stall: 15 * time.Second}
 }
 
-// Validate checks the options with a *gen.FieldError naming the flag.
+// Validate checks the options with a *gen.FieldError naming the flag; the
+// fields a pipeline run has too are checked by the same rule (gen.Workers).
 func (o Options) Validate() error {
-	switch {
-	case o.Workers <= 0:
-		return gen.Fieldf("workers", "must be > 0, got %d", o.Workers)
-	case o.Lists < 0:
+	if o.Lists < 0 {
 		return gen.Fieldf("lists", "must be >= 0, got %d", o.Lists)
-	case o.ReconcileCost < 0:
-		return gen.Fieldf("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
-	case o.ErrorRate < 0 || o.ErrorRate >= 1:
-		return gen.Fieldf("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
-	case o.Stall <= 0:
-		return gen.Fieldf("stall", "must be > 0, got %v", o.Stall)
 	}
-	return o.Schedule.Validate()
+	return gen.Workers{Workers: o.Workers, ReconcileCost: o.ReconcileCost, ErrorRate: o.ErrorRate, Stall: o.Stall, Schedule: o.Schedule}.Validate()
 }

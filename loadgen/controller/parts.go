@@ -12,6 +12,7 @@ import (
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
+	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/informer"
 	"github.com/queuelab/queuelab/queues/priorityq"
@@ -205,36 +206,18 @@ func ParseStacks(st Style, spec string) ([]Stack, error) {
 	return out, nil
 }
 
-func informerNames() []string {
-	var names []string
-	for _, e := range Informers() {
-		names = append(names, e.Name)
-	}
-	return names
-}
+func informerNames() []string { return named.Names(Informers(), InformerEntry.name) }
 
-func queueNames() []string {
-	var names []string
-	for _, e := range Queues[string]() {
-		names = append(names, e.Name)
-	}
-	return names
-}
+func queueNames() []string { return named.Names(Queues[string](), QueueEntry[string].name) }
 
 func lookupInformer(name string) (InformerEntry, error) {
-	for _, e := range Informers() {
-		if e.Name == name {
-			return e, nil
-		}
-	}
-	return InformerEntry{}, fmt.Errorf("unknown informer %q (known: %s)", name, strings.Join(informerNames(), ", "))
+	return named.Lookup("informer", Informers(), InformerEntry.name, name)
 }
 
 func lookupQueue[T comparable](name string) (QueueEntry[T], error) {
-	for _, e := range Queues[T]() {
-		if e.Name == name {
-			return e, nil
-		}
-	}
-	return QueueEntry[T]{}, fmt.Errorf("unknown queue %q (known: %s)", name, strings.Join(queueNames(), ", "))
+	return named.Lookup("queue", Queues[T](), QueueEntry[T].name, name)
 }
+
+func (e InformerEntry) name() string { return e.Name }
+
+func (e QueueEntry[T]) name() string { return e.Name }

@@ -19,9 +19,7 @@ type Result struct {
 	// excluded, tombstones included); Duration the measured phase: from the
 	// stream's release (from the informer's start, with Options.Restart)
 	// until every change was reconciled.
-	Events       int64         `json:"events"`
-	Duration     time.Duration `json:"duration_ns"`
-	EventsPerSec float64       `json:"events_per_sec"`
+	metrics.Throughput
 	// Reconciles counts reconciles in the measured phase, failed ones
 	// included: what a controller's workers did per second.
 	Reconciles       int64   `json:"reconciles"`
@@ -37,13 +35,9 @@ type Result struct {
 	// notification of it, after its store write: how far the listers lag.
 	Staleness metrics.Quantiles `json:"staleness"`
 
-	PeakDepth   int64 `json:"peak_depth"`
-	PeakPending int64 `json:"peak_pending"`
-	// PeakHeap is the sampled peak of heap object bytes above the heap
-	// before the controller was built; HeapPerObject the live heap growth
-	// at the end divided by the objects in the informer's store.
-	PeakHeap      uint64  `json:"peak_heap_bytes"`
-	PeakRSS       uint64  `json:"peak_rss_bytes"`
+	metrics.Peaks
+	// HeapPerObject is the live heap growth at the end divided by the
+	// objects in the informer's store.
 	HeapPerObject float64 `json:"heap_bytes_per_object"`
 	// CPUPerReconcile is the process's user+system CPU in the measured
 	// phase per reconcile: the whole controller's cost (informer, queue,
@@ -51,10 +45,8 @@ type Result struct {
 	CPUPerReconcile time.Duration `json:"cpu_per_reconcile_ns"`
 	GCCPUFraction   float64       `json:"gc_cpu_fraction"`
 
-	Source        watchsrc.Stats      `json:"source"`
-	ProcessErrors int64               `json:"process_errors"`
-	Stalled       bool                `json:"stalled"`
-	Violations    []account.Violation `json:"violations"`
+	Source watchsrc.Stats `json:"source"`
+	account.Verdict
 }
 
 // OK reports whether the run was correct: nothing lost, duplicated,

@@ -405,36 +405,10 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
-// ready holds and every emitted change was reconciled. It reports a stall
-// — no progress for Options.Stall, or ctx done — instead of waiting
-// forever on a controller that lost something.
+// ready holds and every emitted change was reconciled, by the same stall
+// rule as the load pipelines (account.Ledger.Drain).
 func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	last, lastAt := int64(-1), time.Now()
-	for {
-		done := r.led.Uncovered() == 0 && ready()
-		if done && exhausted != nil {
-			select {
-			case <-exhausted:
-			default:
-				done = false
-			}
-		}
-		if done {
-			return false
-		}
-		if p := r.progress.Load() + r.led.Emitted(); p != last {
-			last, lastAt = p, time.Now()
-		} else if time.Since(lastAt) > r.o.Stall {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return true
-		case <-tick.C:
-		}
-	}
+	return r.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: r.progress.Load, Stall: r.o.Stall})
 }
 
 // cpuTime is the process's user and system CPU time so far.

@@ -77,3 +77,28 @@ func (s *Sampler) Stop() (heapPeak uint64, peaks []int64) {
 	defer s.mu.Unlock()
 	return s.heapPeak, append([]int64(nil), s.peaks...)
 }
+
+// Peaks are the high-water marks a Sampler sees over a load run, kept
+// under the same JSON names by every kind of run (pipeline or whole
+// controller) so their results read alike.
+type Peaks struct {
+	// PeakDepth is the largest workqueue Len() sampled; PeakPending the
+	// largest number of keys with an unreconciled change.
+	PeakDepth   int64 `json:"peak_depth"`
+	PeakPending int64 `json:"peak_pending"`
+	// PeakHeap is the sampled peak of heap object bytes above the heap
+	// before the pipeline or controller was built.
+	PeakHeap uint64 `json:"peak_heap_bytes"`
+	// PeakRSS is the process's VmHWM over the run (0 if unavailable).
+	PeakRSS uint64 `json:"peak_rss_bytes"`
+}
+
+// Throughput is a load run's measured phase: how many stream changes it
+// took in, how long until all were handled, and the rate that makes.
+// Every kind of run (pipeline or whole controller) reports it under the
+// same JSON names; what "handled" means is the run's to say.
+type Throughput struct {
+	Events       int64         `json:"events"`
+	Duration     time.Duration `json:"duration_ns"`
+	EventsPerSec float64       `json:"events_per_sec"`
+}

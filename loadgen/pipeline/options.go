@@ -60,24 +60,18 @@ func DefaultOptions() Options {
 	}
 }
 
-// Validate checks the options with a *gen.FieldError naming the flag.
+// Validate checks the options with a *gen.FieldError naming the flag; the
+// fields a whole-controller run has too are checked by the same rule
+// (gen.Workers).
 func (o Options) Validate() error {
 	m := o.ReadMix
 	switch {
-	case o.Workers <= 0:
-		return gen.Fieldf("workers", "must be > 0, got %d", o.Workers)
 	case o.Producers <= 0:
 		return gen.Fieldf("producers", "must be > 0, got %d", o.Producers)
 	case o.Readers < 0:
 		return gen.Fieldf("readers", "must be >= 0, got %d", o.Readers)
 	case m.Get < 0 || m.ByIndex < 0 || m.List < 0 || math.Abs(m.Get+m.ByIndex+m.List-1) > 1e-9:
 		return gen.Fieldf("read-mix", "get+byindex+list must be >= 0 and sum to 1, got %g+%g+%g", m.Get, m.ByIndex, m.List)
-	case o.ReconcileCost < 0:
-		return gen.Fieldf("reconcile-cost", "must be >= 0, got %v", o.ReconcileCost)
-	case o.ErrorRate < 0 || o.ErrorRate >= 1:
-		return gen.Fieldf("error-rate", "must be in [0, 1), got %g", o.ErrorRate)
-	case o.Stall <= 0:
-		return gen.Fieldf("stall", "must be > 0, got %v", o.Stall)
 	}
-	return o.Schedule.Validate()
+	return gen.Workers{Workers: o.Workers, ReconcileCost: o.ReconcileCost, ErrorRate: o.ErrorRate, Stall: o.Stall, Schedule: o.Schedule}.Validate()
 }

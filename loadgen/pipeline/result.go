@@ -19,9 +19,7 @@ type Result struct {
 	// (missed deletes excluded; tombstones included), Duration the time
 	// from release until every one of them was reconciled (or applied, in
 	// the store pipeline).
-	Events       int64         `json:"events"`
-	Duration     time.Duration `json:"duration_ns"`
-	EventsPerSec float64       `json:"events_per_sec"`
+	metrics.Throughput
 	// Sync is the initial List-to-everything-reconciled time (not part of
 	// the measured phase).
 	Sync time.Duration `json:"sync_ns"`
@@ -31,15 +29,7 @@ type Result struct {
 	// reconcile, measured from the oldest change it covered.
 	Latency metrics.Quantiles `json:"latency"`
 
-	// PeakDepth is the largest workqueue Len() sampled; PeakPending the
-	// largest number of keys with an unreconciled change.
-	PeakDepth   int64 `json:"peak_depth"`
-	PeakPending int64 `json:"peak_pending"`
-	// PeakHeap is the sampled peak of heap object bytes above the heap
-	// before the pipeline was built (the stream's descriptors excluded).
-	PeakHeap uint64 `json:"peak_heap_bytes"`
-	// PeakRSS is the process's VmHWM over the run (0 if unavailable).
-	PeakRSS uint64 `json:"peak_rss_bytes"`
+	metrics.Peaks
 	// RetainedPerObject is live heap growth at the end of the run divided
 	// by the objects in the store: the objects themselves plus every
 	// structure holding them.
@@ -59,10 +49,8 @@ type Result struct {
 	ReadsPerSec  float64 `json:"reads_per_sec,omitempty"`
 	WritesPerSec float64 `json:"writes_per_sec,omitempty"`
 
-	Source        watchsrc.Stats      `json:"source"`
-	ProcessErrors int64               `json:"process_errors"`
-	Stalled       bool                `json:"stalled"`
-	Violations    []account.Violation `json:"violations"`
+	Source watchsrc.Stats `json:"source"`
+	account.Verdict
 }
 
 // OK reports whether the run was correct.

@@ -164,41 +164,20 @@ func sub(a, b uint64) uint64 {
 	return a - b
 }
 
-// drain waits until the stream is exhausted (nil: nothing to wait for),
-// ready holds (nil: no condition) and every emitted change was covered. It reports a stall — no progress for
-// Options.Stall, or ctx done — instead of waiting forever on a pipeline
-// that lost something.
+// drain waits for the stream and the pipeline by the rule every load run
+// shares (account.Ledger.Drain); a Reflector in its relist backoff may go
+// up to relistStall without progress.
 func (e *env) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	last, lastAt := int64(-1), time.Now()
-	for {
-		done := e.led.Uncovered() == 0 && (ready == nil || ready())
-		if done && exhausted != nil {
-			select {
-			case <-exhausted:
-			default:
-				done = false
+	o := account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: e.progress.Load, Stall: e.o.Stall}
+	if relisting := e.relisting; relisting != nil {
+		// client-go's Reflector waits up to a minute (30 s with jitter
+		// up to 2×) before it lists again.
+		o.Longer = func() time.Duration {
+			if relisting() {
+				return relistStall
 			}
-		}
-		if done {
-			return false
-		}
-		stall := e.o.Stall
-		if e.relisting != nil && e.relisting() {
-			// client-go's Reflector waits up to a minute (30 s with jitter
-			// up to 2×) before it lists again.
-			stall = max(stall, relistStall)
-		}
-		if p := e.progress.Load() + e.led.Emitted(); p != last {
-			last, lastAt = p, time.Now()
-		} else if time.Since(lastAt) > stall {
-			return true
-		}
-		select {
-		case <-ctx.Done():
-			return true
-		case <-tick.C:
+			return 0
 		}
 	}
+	return e.led.Drain(ctx, o)
 }

@@ -9,10 +9,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,127 +18,50 @@ import (
 
 	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 	"github.com/queuelab/queuelab/loadgen/account"
-	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/internal/tabulate"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
 
 // Scenario is one scenario's results over one or more implementations.
-type Scenario struct {
-	Name   string    `json:"scenario"`
-	Seed   uint64    `json:"seed"`
-	Digest string    `json:"digest"`
-	Stream gen.Stats `json:"stream"`
-	Rate   float64   `json:"offered_rate"`
-	// Rounds is how many times every stack ran (queuelab run --count);
-	// Results holds every run, rounds interleaved.
-	Rounds  int                `json:"rounds"`
-	Results []*pipeline.Result `json:"results"`
-}
+type Scenario = tabulate.Scenario[*pipeline.Result]
 
-// direction says which way a metric improves; neutral metrics (context,
-// not a goal) get no Unit line, so no gate ever judges them.
-type direction int
-
-const (
-	lower direction = iota
-	higher
-	neutral
-)
-
-// metric is one reported quantity: its table label, its benchfmt unit
-// (units benchstat keeps as they are: '_' rather than '-' before "ns"),
-// which way it improves, and how to read it (false: not applicable).
-type metric struct {
-	label, unit string
-	better      direction
-	get         func(*pipeline.Result) (float64, bool)
-}
-
-func always(f func(*pipeline.Result) float64) func(*pipeline.Result) (float64, bool) {
-	return func(r *pipeline.Result) (float64, bool) { return f(r), true }
-}
-
-func positive(f func(*pipeline.Result) float64) func(*pipeline.Result) (float64, bool) {
-	return func(r *pipeline.Result) (float64, bool) { v := f(r); return v, v > 0 }
-}
+// metric is one reported quantity of a pipeline run.
+type metric = tabulate.Metric[*pipeline.Result]
 
 func ns(d time.Duration) float64 { return float64(d) }
 
 var metrics = []metric{
-	{"events/s", "events/s", higher, always(func(r *pipeline.Result) float64 { return r.EventsPerSec })},
-	{"p50 latency", "p50_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P50) })},
-	{"p90 latency", "p90_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P90) })},
-	{"p99 latency", "p99_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P99) })},
-	{"p99.9 latency", "p999_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.P999) })},
-	{"max latency", "max_ns", lower, always(func(r *pipeline.Result) float64 { return float64(r.Latency.Max) })},
-	{"reconciles/event", "reconciles/event", neutral, positive(func(r *pipeline.Result) float64 { return r.ReconcilesPerEvent })},
-	{"initial sync", "sync_ns", lower, positive(func(r *pipeline.Result) float64 { return ns(r.Sync) })},
-	{"reads/s", "reads/s", higher, positive(func(r *pipeline.Result) float64 { return r.ReadsPerSec })},
-	{"writes/s", "writes/s", higher, positive(func(r *pipeline.Result) float64 { return r.WritesPerSec })},
-	{"peak queue depth", "peak-depth", lower, func(r *pipeline.Result) (float64, bool) {
+	{Label: "events/s", Unit: "events/s", Better: tabulate.Higher, Get: tabulate.Always(func(r *pipeline.Result) float64 { return r.EventsPerSec })},
+	{Label: "p50 latency", Unit: "p50_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.Latency.P50) })},
+	{Label: "p90 latency", Unit: "p90_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.Latency.P90) })},
+	{Label: "p99 latency", Unit: "p99_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.Latency.P99) })},
+	{Label: "p99.9 latency", Unit: "p999_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.Latency.P999) })},
+	{Label: "max latency", Unit: "max_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.Latency.Max) })},
+	{Label: "reconciles/event", Unit: "reconciles/event", Better: tabulate.Neutral, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return r.ReconcilesPerEvent })},
+	{Label: "initial sync", Unit: "sync_ns", Better: tabulate.Lower, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return ns(r.Sync) })},
+	{Label: "reads/s", Unit: "reads/s", Better: tabulate.Higher, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return r.ReadsPerSec })},
+	{Label: "writes/s", Unit: "writes/s", Better: tabulate.Higher, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return r.WritesPerSec })},
+	{Label: "peak queue depth", Unit: "peak-depth", Better: tabulate.Lower, Get: func(r *pipeline.Result) (float64, bool) {
 		return float64(r.PeakDepth), r.Pipeline != pipeline.Store
 	}},
-	{"peak pending keys", "peak-pending", lower, always(func(r *pipeline.Result) float64 { return float64(r.PeakPending) })},
-	{"peak heap", "peak-heap-B", lower, always(func(r *pipeline.Result) float64 { return float64(r.PeakHeap) })},
-	{"peak RSS", "peak-rss-B", lower, positive(func(r *pipeline.Result) float64 { return float64(r.PeakRSS) })},
-	{"retained/object", "B/obj", lower, positive(func(r *pipeline.Result) float64 { return r.RetainedPerObject })},
-	{"allocs/event", "allocs/event", lower, always(func(r *pipeline.Result) float64 { return r.AllocsPerEvent })},
-	{"bytes/event", "B/event", lower, always(func(r *pipeline.Result) float64 { return r.BytesPerEvent })},
-	{"GC pause total", "gcpause_ns", lower, always(func(r *pipeline.Result) float64 { return ns(r.GCPause) })},
-	{"GC CPU fraction", "gc-cpu-frac", lower, always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
+	{Label: "peak pending keys", Unit: "peak-pending", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.PeakPending) })},
+	{Label: "peak heap", Unit: "peak-heap-B", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return float64(r.PeakHeap) })},
+	{Label: "peak RSS", Unit: "peak-rss-B", Better: tabulate.Lower, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return float64(r.PeakRSS) })},
+	{Label: "retained/object", Unit: "B/obj", Better: tabulate.Lower, Get: tabulate.Positive(func(r *pipeline.Result) float64 { return r.RetainedPerObject })},
+	{Label: "allocs/event", Unit: "allocs/event", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return r.AllocsPerEvent })},
+	{Label: "bytes/event", Unit: "B/event", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return r.BytesPerEvent })},
+	{Label: "GC pause total", Unit: "gcpause_ns", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return ns(r.GCPause) })},
+	{Label: "GC CPU fraction", Unit: "gc-cpu-frac", Better: tabulate.Lower, Get: tabulate.Always(func(r *pipeline.Result) float64 { return r.GCCPUFraction })},
 }
 
 // column is one implementation's runs within a pipeline: a table column.
-type column struct {
-	impl string
-	runs []*pipeline.Result
-}
-
-// value is the median of m over the column's runs that have it.
-func (c column) value(m metric) (float64, bool) {
-	var vs []float64
-	for _, r := range c.runs {
-		if v, ok := m.get(r); ok {
-			vs = append(vs, v)
-		}
-	}
-	if len(vs) == 0 {
-		return 0, false
-	}
-	slices.Sort(vs)
-	n := len(vs)
-	if n%2 == 0 {
-		return (vs[n/2-1] + vs[n/2]) / 2, true
-	}
-	return vs[n/2], true
-}
+type column = tabulate.Column[*pipeline.Result]
 
 // groups splits a scenario's results by pipeline and, within each, into one
 // column per implementation, the baseline first and the rest in run order.
 func groups(s Scenario) [][]column {
-	var order []pipeline.Kind
-	by := map[pipeline.Kind][]column{}
-	for _, r := range s.Results {
-		if _, ok := by[r.Pipeline]; !ok {
-			order = append(order, r.Pipeline)
-		}
-		cols := by[r.Pipeline]
-		i := slices.IndexFunc(cols, func(c column) bool { return c.impl == r.Impl })
-		switch {
-		case i >= 0:
-			cols[i].runs = append(cols[i].runs, r)
-		case r.Baseline:
-			cols = append([]column{{impl: r.Impl, runs: []*pipeline.Result{r}}}, cols...)
-		default:
-			cols = append(cols, column{impl: r.Impl, runs: []*pipeline.Result{r}})
-		}
-		by[r.Pipeline] = cols
-	}
-	out := make([][]column, len(order))
-	for i, k := range order {
-		out[i] = by[k]
-	}
-	return out
+	return tabulate.Groups(s.Results, func(r *pipeline.Result) pipeline.Kind { return r.Pipeline },
+		func(r *pipeline.Result) string { return r.Impl }, func(r *pipeline.Result) bool { return r.Baseline })
 }
 
 // Table writes, per scenario and pipeline, one table with a row per metric
@@ -154,7 +75,7 @@ func Table(w io.Writer, scenarios []Scenario) error {
 		fmt.Fprintf(w, "scenario=%s seed=%d digest=%s\n", s.Name, s.Seed, shortDigest(s.Digest))
 		fmt.Fprintf(w, "stream: %d adds, %d updates, %d deletes (%d missed -> %d tombstones), %d relists, %d resyncs, %d disconnects; offered %s\n",
 			s.Stream.Adds, s.Stream.Updates, s.Stream.Deletes, s.Stream.MissedDeletes, s.Stream.Tombstones,
-			s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, rateString(s.Rate))
+			s.Stream.Relists, s.Stream.Resyncs, s.Stream.Disconnects, tabulate.Rate(s.Rate))
 		if s.Rounds > 1 {
 			fmt.Fprintf(w, "medians of %d interleaved rounds\n", s.Rounds)
 		}
@@ -172,12 +93,12 @@ func Table(w io.Writer, scenarios []Scenario) error {
 			return err
 		}
 		for _, g := range groups(s) {
-			pl := string(g[0].runs[0].Pipeline)
+			pl := string(g[0].Runs[0].Pipeline)
 			row := grid.Rows[slices.IndexFunc(grid.Rows, func(r *benchcmp.Row) bool { p, _ := r.Param("pipeline"); return p == pl })]
 			var lines []benchcmp.Line
 			for _, m := range metrics {
-				_, unit := benchunit.Tidy(1, m.unit)
-				lines = append(lines, benchcmp.Line{Label: m.label + arrow[m.better], Row: row, Units: []string{unit}})
+				_, unit := benchunit.Tidy(1, m.Unit)
+				lines = append(lines, benchcmp.Line{Label: m.Label + arrow[m.Better], Row: row, Units: []string{unit}})
 			}
 			for _, t := range grid.RatioTables(row.Sub(), lines, baseline(g), 0) {
 				t.Head[0] = "metric"
@@ -187,11 +108,11 @@ func Table(w io.Writer, scenarios []Scenario) error {
 			}
 			verdicts := make([]string, len(g))
 			for i, c := range g {
-				verdicts[i] = c.impl + " " + columnVerdict(c)
+				verdicts[i] = c.Impl + " " + columnVerdict(c)
 			}
 			fmt.Fprintf(w, "correct: %s\n", strings.Join(verdicts, ", "))
 			for _, c := range g {
-				for _, r := range c.runs {
+				for _, r := range c.Runs {
 					if !r.OK() {
 						fmt.Fprintf(w, "FAILED %s:\n%s", r.Impl, failure(r))
 					}
@@ -205,12 +126,12 @@ func Table(w io.Writer, scenarios []Scenario) error {
 }
 
 // arrow marks a metric's direction in its row label.
-var arrow = map[direction]string{higher: " ↑", lower: " ↓", neutral: ""}
+var arrow = map[tabulate.Direction]string{tabulate.Higher: " ↑", tabulate.Lower: " ↓", tabulate.Neutral: ""}
 
 // baseline is the implementation of a pipeline's baseline column, or "".
 func baseline(g []column) string {
-	if g[0].runs[0].Baseline {
-		return g[0].impl
+	if g[0].Runs[0].Baseline {
+		return g[0].Impl
 	}
 	return ""
 }
@@ -218,7 +139,7 @@ func baseline(g []column) string {
 // columnVerdict is "ok" when every run of the column passed its checks,
 // otherwise the first failing run's verdict.
 func columnVerdict(c column) string {
-	for _, r := range c.runs {
+	for _, r := range c.Runs {
 		if !r.OK() {
 			return verdict(r)
 		}
@@ -246,13 +167,6 @@ func failure(r *pipeline.Result) string {
 
 func shortDigest(d string) string { return d[:min(16, len(d))] }
 
-func rateString(rate float64) string {
-	if rate == 0 {
-		return "open loop"
-	}
-	return fmt.Sprintf("%.0f events/s", rate)
-}
-
 // JSON writes the scenarios as one JSON document.
 func JSON(w io.Writer, scenarios []Scenario) error {
 	enc := json.NewEncoder(w)
@@ -271,24 +185,13 @@ func JSON(w io.Writer, scenarios []Scenario) error {
 // does not have is left out of its line.
 func Bench(w io.Writer, scenarios []Scenario) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/queuelab/queuelab/loadgen\n", runtime.GOOS, runtime.GOARCH)
-	for _, m := range metrics {
-		switch m.better {
-		case higher:
-			fmt.Fprintf(w, "Unit %s better=higher\n", m.unit)
-		case lower:
-			fmt.Fprintf(w, "Unit %s better=lower\n", m.unit)
-		}
+	if err := tabulate.WriteUnits(w, metrics); err != nil {
+		return err
 	}
 	for _, s := range scenarios {
 		for _, r := range s.Results {
-			var b strings.Builder
-			fmt.Fprintf(&b, "BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1", s.Name, r.Pipeline, r.Impl)
-			for _, m := range metrics {
-				if v, ok := m.get(r); ok {
-					fmt.Fprintf(&b, " %s %s", benchValue(v), m.unit)
-				}
-			}
-			if _, err := fmt.Fprintln(w, b.String()); err != nil {
+			head := fmt.Sprintf("BenchmarkLoad/scenario=%s/pipeline=%s/impl=%s 1", s.Name, r.Pipeline, r.Impl)
+			if err := tabulate.WriteResult(w, head, r, metrics); err != nil {
 				return err
 			}
 		}
@@ -298,9 +201,3 @@ func Bench(w io.Writer, scenarios []Scenario) error {
 
 // benchValue writes v in plain decimals, as go test does: four
 // significant digits, never an exponent.
-func benchValue(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 || math.Abs(v) >= 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'f', max(0, 3-int(math.Floor(math.Log10(math.Abs(v))))), 64)
-}

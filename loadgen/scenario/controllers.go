@@ -35,15 +35,21 @@ func controllerOpts(workers int, rate float64) pipeline.Options {
 	return o
 }
 
+// controllerScenario is a whole-controller scenario over every controller
+// stack (controllerStacks), so the scenarios differ only in what they are
+// about: their stream, their load and their controller's shape.
+func controllerScenario(name, doc string, g gen.Config, o pipeline.Options, c Controller) Scenario {
+	c.Stacks = controllerStacks()
+	return Scenario{Name: name, Doc: doc, Gen: g, Opts: o, Controller: &c}
+}
+
 // controllerKCM is kube-controller-manager's shape (kubernetes#130767):
 // 50k pods in 50 namespaces, 16 workers each listing its pod's
 // namespace by label per reconcile, a steady 2000 updates/s.
 func controllerKCM() Scenario {
-	return Scenario{Name: "controller-kcm",
-		Doc:        "whole controllers: 5k pods, 1000 per namespace, 16 workers each listing its namespace by label per reconcile, steady 1000 events/s",
-		Gen:        controllerGen(5000, 5, 2000),
-		Opts:       controllerOpts(16, 1000),
-		Controller: &Controller{Lists: 1, Stacks: controllerStacks()}}
+	return controllerScenario("controller-kcm",
+		"whole controllers: 5k pods, 1000 per namespace, 16 workers each listing its namespace by label per reconcile, steady 1000 events/s",
+		controllerGen(5000, 5, 2000), controllerOpts(16, 1000), Controller{Lists: 1})
 }
 
 // controllerRestart is a restart into a busy cluster: the initial list of
@@ -51,11 +57,9 @@ func controllerKCM() Scenario {
 // 500/s from the same moment. Latency is
 // the live changes'; time to synced the initial list's.
 func controllerRestart() Scenario {
-	return Scenario{Name: "controller-restart",
-		Doc:        "whole controllers restarting: initial list of 5k pods while 500 live events/s arrive; live event→reconcile and time to synced",
-		Gen:        controllerGen(5000, 5, 2000),
-		Opts:       controllerOpts(16, 500),
-		Controller: &Controller{Lists: 1, Restart: true, Stacks: controllerStacks()}}
+	return controllerScenario("controller-restart",
+		"whole controllers restarting: initial list of 5k pods while 500 live events/s arrive; live event→reconcile and time to synced",
+		controllerGen(5000, 5, 2000), controllerOpts(16, 500), Controller{Lists: 1, Restart: true})
 }
 
 // controllerRelist is a relist storm: a relist every 2 s simulated with
@@ -64,21 +68,17 @@ func controllerRestart() Scenario {
 func controllerRelist() Scenario {
 	g := controllerGen(5000, 50, 6000)
 	g.RelistEvery, g.Missed = 2*time.Second, 0.2
-	return Scenario{Name: "controller-relist",
-		Doc:        "whole controllers under relist storms: 5k pods, a relist every 2 s simulated (2 in the run), 20% of deletes missed, open loop",
-		Gen:        g,
-		Opts:       controllerOpts(4, 0),
-		Controller: &Controller{Lists: 1, Stacks: controllerStacks()}}
+	return controllerScenario("controller-relist",
+		"whole controllers under relist storms: 5k pods, a relist every 2 s simulated (2 in the run), 20% of deletes missed, open loop",
+		g, controllerOpts(4, 0), Controller{Lists: 1})
 }
 
 // controllerWide is many workers with short reconciles: the queue is the
 // shared structure every reconcile passes through twice.
 func controllerWide() Scenario {
-	return Scenario{Name: "controller-wide",
-		Doc:        "whole controllers with 64 workers and short reconciles (one Get, no List): 2k pods, 20k events open loop",
-		Gen:        controllerGen(2000, 20, 20_000),
-		Opts:       controllerOpts(64, 0),
-		Controller: &Controller{Lists: 0, Stacks: controllerStacks()}}
+	return controllerScenario("controller-wide",
+		"whole controllers with 64 workers and short reconciles (one Get, no List): 2k pods, 20k events open loop",
+		controllerGen(2000, 20, 20_000), controllerOpts(64, 0), Controller{Lists: 0})
 }
 
 // controllerPlain is where the plumbing should not matter: moderate load,
@@ -86,9 +86,7 @@ func controllerWide() Scenario {
 func controllerPlain() Scenario {
 	o := controllerOpts(4, 200)
 	o.ReconcileCost = time.Millisecond
-	return Scenario{Name: "controller-plain",
-		Doc:        "whole controllers where the plumbing should not matter: 1k pods, 200 events/s, 1 ms of CPU per reconcile, 4 workers",
-		Gen:        controllerGen(1000, 10, 600),
-		Opts:       o,
-		Controller: &Controller{Lists: 1, Stacks: controllerStacks()}}
+	return controllerScenario("controller-plain",
+		"whole controllers where the plumbing should not matter: 1k pods, 200 events/s, 1 ms of CPU per reconcile, 4 workers",
+		controllerGen(1000, 10, 600), o, Controller{Lists: 1})
 }

@@ -5,11 +5,11 @@ package scenario
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
 
@@ -109,20 +109,15 @@ func All() []Scenario {
 }
 
 // Names lists the scenarios' names, default first.
-func Names() []string {
-	var names []string
-	for _, s := range All() {
-		names = append(names, s.Name)
-	}
-	return names
-}
+func Names() []string { return named.Names(All(), scenarioName) }
 
 // Lookup returns the scenario called name, or an error listing the names.
 func Lookup(name string) (Scenario, error) {
-	for _, s := range All() {
-		if s.Name == name {
-			return s, nil
-		}
+	s, err := named.Lookup("scenario", All(), scenarioName, name)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("--scenario: %w", err)
 	}
-	return Scenario{}, fmt.Errorf("--scenario: unknown scenario %q (known: %s)", name, strings.Join(Names(), ", "))
+	return s, nil
 }
+
+func scenarioName(s Scenario) string { return s.Name }

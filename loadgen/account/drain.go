@@ -1,0 +1,63 @@
+package account
+
+import (
+	"context"
+	"time"
+)
+
+// DrainOptions says what besides the ledger a Drain waits on and how it
+// tells a stalled run from a slow one.
+type DrainOptions struct {
+	// Exhausted is closed once the stream has emitted everything (nil:
+	// nothing to wait for).
+	Exhausted <-chan struct{}
+	// Ready is an extra condition to wait for (nil: none), such as an
+	// informer having synced.
+	Ready func() bool
+	// Progress counts units of work (reconciles, notifications) beyond the
+	// ledger's emissions; any change of it is progress.
+	Progress func() int64
+	// Stall is how long no progress ends the wait; Longer, if set, may
+	// raise it while it returns a larger value (a Reflector waiting out its
+	// relist backoff is not stalled).
+	Stall  time.Duration
+	Longer func() time.Duration
+}
+
+// Drain waits until o.Exhausted is closed, o.Ready holds and every emitted
+// change was covered. It reports a stall — no progress for o.Stall, or ctx
+// done — instead of waiting forever on a pipeline or controller that lost
+// something. The load pipelines and the whole-controller runs share it so
+// that both judge a stall by the same rule.
+func (l *Ledger) Drain(ctx context.Context, o DrainOptions) (stalled bool) {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	last, lastAt := int64(-1), time.Now()
+	for {
+		done := l.Uncovered() == 0 && (o.Ready == nil || o.Ready())
+		if done && o.Exhausted != nil {
+			select {
+			case <-o.Exhausted:
+			default:
+				done = false
+			}
+		}
+		if done {
+			return false
+		}
+		stall := o.Stall
+		if o.Longer != nil {
+			stall = max(stall, o.Longer())
+		}
+		if p := o.Progress() + l.Emitted(); p != last {
+			last, lastAt = p, time.Now()
+		} else if time.Since(lastAt) > stall {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-tick.C:
+		}
+	}
+}

@@ -96,12 +96,6 @@ func newLFCol(name string, fn cache.IndexFunc) *lfCol {
 	return &lfCol{indexFn: newIndexFn(name, fn), postings: newLFMap[posting](0)}
 }
 
-var (
-	_ cache.ThreadSafeStore                = (*LockFree)(nil)
-	_ cache.ThreadSafeStoreWithTransaction = (*LockFree)(nil)
-	_ Store                                = (*LockFree)(nil)
-)
-
 // NewLockFree returns an empty LockFree store.
 func NewLockFree(opts Options) (*LockFree, error) {
 	_, kept, err := opts.check("NewLockFree", false)

@@ -24,12 +24,6 @@ type Mutex struct {
 	opts     options
 }
 
-var (
-	_ cache.ThreadSafeStore                = (*Mutex)(nil)
-	_ cache.ThreadSafeStoreWithTransaction = (*Mutex)(nil)
-	_ Store                                = (*Mutex)(nil)
-)
-
 // NewMutex returns an empty Mutex store.
 func NewMutex(opts Options) (*Mutex, error) {
 	_, kept, err := opts.check("NewMutex", false)

@@ -98,12 +98,6 @@ type rvMark struct {
 	seq uint64
 }
 
-var (
-	_ cache.ThreadSafeStore                = (*Sharded)(nil)
-	_ cache.ThreadSafeStoreWithTransaction = (*Sharded)(nil)
-	_ Store                                = (*Sharded)(nil)
-)
-
 // NewSharded returns an empty Sharded store.
 func NewSharded(opts Options) (*Sharded, error) {
 	n, kept, err := opts.check("NewSharded", true)

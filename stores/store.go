@@ -27,6 +27,14 @@ type Store interface {
 	TransactionChecked(txns ...cache.ThreadSafeStoreTransaction) *cache.TransactionError
 }
 
+// Every variant is a Store, and so a cache.ThreadSafeStore with
+// transactions: a lister or an Indexer takes any of them.
+var (
+	_ Store = (*Mutex)(nil)
+	_ Store = (*Sharded)(nil)
+	_ Store = (*LockFree)(nil)
+)
+
 // objectRV returns obj's resourceVersion, and false when obj carries no
 // ObjectMeta (client-go then leaves the store's resource version alone).
 func objectRV(obj any) (string, bool) {

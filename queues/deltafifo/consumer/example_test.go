@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
@@ -37,11 +36,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	base, err := workq.NewMutex[string](workq.Options{})
-	if err != nil {
-		panic(err)
-	}
-	queue, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](), workq.LayerOptions{})
+	queue, err := workq.NewMutex[string](workq.Options{}) // a controller adds its rate limiter on top
 	if err != nil {
 		panic(err)
 	}
@@ -73,7 +68,6 @@ func Example() {
 	for queue.Len() > 0 {
 		key, _ := queue.Get()
 		keys = append(keys, key)
-		queue.Forget(key)
 		queue.Done(key)
 	}
 	slices.Sort(keys)

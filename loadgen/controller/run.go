@@ -405,7 +405,10 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
-// ready holds and every emitted change was reconciled. It reports a stall
+// ready holds, every emitted change was reconciled and the handler has
+// seen every deletion (a reconcile may observe a deletion in the store
+// before the informer notifies the handler, and stopping the informer then
+// drops that notification). It reports a stall
 // — no progress for Options.Stall, or ctx done — instead of waiting
 // forever on a controller that lost something.
 func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
@@ -413,7 +416,7 @@ func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func()
 	defer tick.Stop()
 	last, lastAt := int64(-1), time.Now()
 	for {
-		done := r.led.Uncovered() == 0 && ready()
+		done := r.led.Uncovered() == 0 && r.led.OwedDeletes() <= 0 && ready()
 		if done && exhausted != nil {
 			select {
 			case <-exhausted:

@@ -408,9 +408,9 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 // ready holds, every emitted change was reconciled and the handler has
 // seen every deletion (a reconcile may observe a deletion in the store
 // before the informer notifies the handler, and stopping the informer then
-// drops that notification). It reports a stall
-// — no progress for Options.Stall, or ctx done — instead of waiting
-// forever on a controller that lost something.
+// drops that notification). It reports a stall — no progress for
+// Options.Stall, or ctx done — instead of waiting forever on a controller
+// that lost something.
 func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()

@@ -165,15 +165,16 @@ func sub(a, b uint64) uint64 {
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
-// ready holds (nil: no condition) and every emitted change was covered. It reports a stall — no progress for
-// Options.Stall, or ctx done — instead of waiting forever on a pipeline
-// that lost something.
+// ready holds (nil: no condition), every emitted change was covered and
+// the handler has seen every deletion (see account.Ledger.OwedDeletes). It
+// reports a stall — no progress for Options.Stall, or ctx done — instead
+// of waiting forever on a pipeline that lost something.
 func (e *env) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
 	last, lastAt := int64(-1), time.Now()
 	for {
-		done := e.led.Uncovered() == 0 && (ready == nil || ready())
+		done := e.led.Uncovered() == 0 && e.led.OwedDeletes() <= 0 && (ready == nil || ready())
 		if done && exhausted != nil {
 			select {
 			case <-exhausted:

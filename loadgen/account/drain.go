@@ -24,8 +24,11 @@ type DrainOptions struct {
 	Longer func() time.Duration
 }
 
-// Drain waits until o.Exhausted is closed, o.Ready holds and every emitted
-// change was covered. It reports a stall — no progress for o.Stall, or ctx
+// Drain waits until o.Exhausted is closed, o.Ready holds, every emitted
+// change was covered and the handler has seen every deletion
+// (OwedDeletes: a reconcile may observe a deletion in the store before the
+// informer notifies the handler, and stopping the informer then would drop
+// that notification). It reports a stall — no progress for o.Stall, or ctx
 // done — instead of waiting forever on a pipeline or controller that lost
 // something. The load pipelines and the whole-controller runs share it so
 // that both judge a stall by the same rule.
@@ -34,7 +37,7 @@ func (l *Ledger) Drain(ctx context.Context, o DrainOptions) (stalled bool) {
 	defer tick.Stop()
 	last, lastAt := int64(-1), time.Now()
 	for {
-		done := l.Uncovered() == 0 && (o.Ready == nil || o.Ready())
+		done := l.Uncovered() == 0 && l.OwedDeletes() <= 0 && (o.Ready == nil || o.Ready())
 		if done && o.Exhausted != nil {
 			select {
 			case <-o.Exhausted:

@@ -49,6 +49,9 @@ type Ledger struct {
 	slots     []slot
 	uncovered atomic.Int64
 	emitted   atomic.Int64
+	// owedDeletes is the sum over keys of wantDeletes minus gotDeletes:
+	// deletions the handler has yet to see.
+	owedDeletes atomic.Int64
 
 	mu         sync.Mutex
 	concurrent map[int]int
@@ -71,6 +74,7 @@ func (l *Ledger) Emit(k int, rv uint64, deleted bool, at int64) {
 	s.seq++
 	if deleted {
 		s.wantDeletes++
+		l.owedDeletes.Add(1)
 	}
 	fresh := s.pending == 0
 	if fresh {
@@ -146,7 +150,19 @@ func (l *Ledger) Enter(k int) bool {
 func (l *Ledger) Exit(k int) { l.slots[k].busy.Store(false) }
 
 // Deleted records that the handler saw a deletion of key k.
-func (l *Ledger) Deleted(k int) { l.slots[k].gotDeletes.Add(1) }
+func (l *Ledger) Deleted(k int) {
+	l.slots[k].gotDeletes.Add(1)
+	l.owedDeletes.Add(-1)
+}
+
+// OwedDeletes is how many deletions were emitted (or revealed by relists)
+// that the handler has not seen yet; negative when it saw extra ones. A
+// reconcile can observe a deletion in the store before the handler hears
+// of it (the informer writes the store first), so a run is not drained
+// until this is at most zero: stopping the informer earlier drops the
+// notifications still queued for the handler, as client-go's does, and
+// Verify would count them as lost.
+func (l *Ledger) OwedDeletes() int64 { return l.owedDeletes.Load() }
 
 // Applied records that the writer applied key k's object at resourceVersion
 // rv to the store, or its deletion (rv then is the deleted object's): from

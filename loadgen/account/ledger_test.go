@@ -51,6 +51,26 @@ func TestCoverStateNeedsTheNewestState(t *testing.T) {
 	assert.True(t, ok)
 }
 
+// TestDeleteOwedUntilHandlerSeesIt is the lost-delete false alarm of
+// TestRunIsLedgerClean: a reconcile that reads the store after the
+// informer applied a deletion covers the key before the handler is told,
+// so Uncovered alone let a run stop with the notification still queued
+// (client-go's informer drops it at stop too). OwedDeletes keeps the run
+// going until the handler has seen it.
+func TestDeleteOwedUntilHandlerSeesIt(t *testing.T) {
+	l := New(2)
+	l.Emit(0, 1, false, 10)
+	l.Emit(0, 2, true, 20)
+	_, covered := l.CoverState(0, 0, false, 30) // the store already lacks it
+	require.True(t, covered)
+	assert.Zero(t, l.Uncovered())
+	assert.EqualValues(t, 1, l.OwedDeletes(), "covered, but the handler has not seen the deletion")
+	l.Deleted(0)
+	assert.Zero(t, l.OwedDeletes())
+	l.Deleted(1) // an extra deletion: Verify reports it, draining need not wait
+	assert.EqualValues(t, -1, l.OwedDeletes())
+}
+
 func TestVerifyReportsEveryViolation(t *testing.T) {
 	l := New(3)
 	l.Emit(0, 5, false, 0) // never reconciled

@@ -29,12 +29,12 @@ type recordingQueue struct {
 }
 
 func (q *recordingQueue) AddWithOpts(o priorityqueue.AddOpts, items ...reconcile.Request) {
+	q.PriorityQueue.AddWithOpts(o, items...) // first, so a recorded item is in the queue
 	q.mu.Lock()
 	for _, it := range items {
 		q.prio[it.Name] = ptr.Deref(o.Priority, 0)
 	}
 	q.mu.Unlock()
-	q.PriorityQueue.AddWithOpts(o, items...)
 }
 
 func (q *recordingQueue) Add(item reconcile.Request) { q.AddWithOpts(priorityqueue.AddOpts{}, item) }
@@ -93,11 +93,11 @@ func TestInitialListReachesQueueAtLowPriority(t *testing.T) {
 				var wg sync.WaitGroup
 				defer wg.Wait()
 				defer cancel()
-				wg.Go(func() { inf.RunWithContext(ctx) })
 				src := &source.Informer{Informer: inf, Handler: &handler.EnqueueRequestForObject{}}
-				if err := src.Start(ctx, q); err != nil {
+				if err := src.Start(ctx, q); err != nil { // before Run: the lab informer takes handlers only then
 					t.Fatal(err)
 				}
+				wg.Go(func() { inf.RunWithContext(ctx) })
 				if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
 					t.Fatal("informer never synced")
 				}

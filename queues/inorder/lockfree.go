@@ -88,28 +88,46 @@ func (q *LockFree) write(t cache.DeltaType, obj any) error {
 // the count of initial events is exact. replace is the first Replace's
 // event (nil for an Add, Update or Delete): it is pushed here and counted
 // with what was queued before it.
+//
+// The Replace event is enqueued under cmu, so no consumer can take it
+// before it is counted: one that did would find nothing initial, and the
+// count taken afterwards would call the queue synced while that consumer
+// was still processing the list. Sleepers are woken after cmu is released,
+// since a sleeper holds sleepMu while it takes cmu.
 func (q *LockFree) populate(replace *cache.Delta) {
 	q.popMu.Lock()
 	defer q.popMu.Unlock()
-	if replace != nil {
-		q.push(*replace)
-	}
 	if q.populatedFast.Load() {
+		if replace != nil {
+			q.push(*replace)
+		}
 		return
 	}
 	q.cmu.Lock()
 	n := 0
 	if replace != nil {
+		q.enqueue(*replace)
 		n = int(q.queued.Load())
 	}
 	q.sync.populate(n)
 	q.cmu.Unlock()
 	q.populatedFast.Store(true)
+	q.wakeSleepers()
 }
 
 func (q *LockFree) push(d cache.Delta) {
+	q.enqueue(d)
+	q.wakeSleepers()
+}
+
+// enqueue makes d visible to consumers and counts it.
+func (q *LockFree) enqueue(d cache.Delta) {
 	q.queued.Add(1)
 	q.q.Push(d)
+}
+
+// wakeSleepers wakes consumers waiting in sleep, if any.
+func (q *LockFree) wakeSleepers() {
 	if q.sleepers.Load() > 0 {
 		q.sleepMu.Lock()
 		q.wake.Broadcast()

@@ -10,14 +10,14 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/queuelab/queuelab/internal/testobj"
 )
 
 // recordingQueue is a priority queue that notes the priority each item was
@@ -45,12 +45,6 @@ func (q *recordingQueue) priorities() map[string]int {
 	return maps.Clone(q.prio)
 }
 
-// listOnly opts the Reflector out of WatchList: the fake watch sends no
-// initial events or bookmark, only what the test adds.
-type listOnly struct{ *cache.ListWatch }
-
-func (listOnly) IsWatchListSemanticsUnSupported() bool { return true }
-
 func testPod(name string, rv int) *corev1.Pod {
 	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: fmt.Sprint(rv)}}
 }
@@ -67,15 +61,11 @@ func TestInitialListReachesQueueAtLowPriority(t *testing.T) {
 			t.Run("informer="+ie.Name+"/queue="+qn, func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				fw := watch.NewFake()
-				list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "100"}}
-				for i := range initial {
-					list.Items = append(list.Items, *testPod(fmt.Sprint("old-", i), i+1))
+				names := make([]string, initial)
+				for i := range names {
+					names[i] = fmt.Sprint("old-", i)
 				}
-				lw := listOnly{&cache.ListWatch{
-					ListWithContextFunc:  func(context.Context, metav1.ListOptions) (runtime.Object, error) { return list.DeepCopy(), nil },
-					WatchFuncWithContext: func(context.Context, metav1.ListOptions) (watch.Interface, error) { return fw, nil },
-				}}
+				lw, fw := testobj.PodsWatch(names...)
 				inf, err := ie.New(lw, cache.Indexers{})
 				if err != nil {
 					t.Fatal(err)
@@ -101,7 +91,7 @@ func TestInitialListReachesQueueAtLowPriority(t *testing.T) {
 				if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
 					t.Fatal("informer never synced")
 				}
-				fw.Add(testPod("live", 101))
+				fw.Add(testPod("live", 2))
 				for deadline := time.Now().Add(10 * time.Second); len(q.priorities()) < initial+1; time.Sleep(time.Millisecond) {
 					if time.Now().After(deadline) {
 						t.Fatalf("%d of %d adds reached the queue", len(q.priorities()), initial+1)

@@ -467,7 +467,7 @@ func (f *Family) memoryChart() []*chartSpec {
 		if len(rows) == 0 || len(specs) == maxChartsPerKind {
 			continue
 		}
-		s := newSpec("memory-"+slug(u), f.Name+": "+u+" (lower is better)", "", u)
+		s := newSpec("memory-"+slug(u), f.Name+": "+heldLabel(u)+" (lower is better)", "", heldLabel(u))
 		s.yUnit = u
 		err := s.groupedBars(rows, impls, func(r *benchcmp.Row, impl string) float64 {
 			if c := f.Grid.Cell(r, impl, u); c != nil {

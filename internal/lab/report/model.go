@@ -167,9 +167,23 @@ func (f *Family) questions() []question {
 		out = append(out, question{title: "Memory allocated per op (B/op · allocs/op)", units: []string{"B/op", "allocs/op"}, rows: rows})
 	}
 	if u := f.heldUnit(); u != "" {
-		out = append(out, question{title: "Memory held, " + code(u), units: []string{u}, rows: f.rowsOf(u)})
+		out = append(out, question{title: "Memory held, " + heldLabel(u), units: []string{u}, rows: f.rowsOf(u)})
 	}
 	return out
+}
+
+// heldLabel names a held-memory unit in words for titles and axes, where
+// the raw benchmark unit ("peak-heap-B") would read as a variable name.
+func heldLabel(u string) string {
+	switch u {
+	case "peak-heap-B":
+		return "peak heap"
+	case "peak-rss-B":
+		return "peak RSS"
+	case "B/obj":
+		return "bytes held per object"
+	}
+	return u
 }
 
 // heldUnit is the unit of memory a structure holds rather than allocates

@@ -108,7 +108,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 			if e.m != nil {
 				e.m.raise(r.prio, prio)
 			}
-			e.unlink(i)
+			e.unlink(i, e.levelOf(r.prio))
 			r.prio = prio
 			r.seq = e.nextSeq()
 			e.link(i)
@@ -213,11 +213,11 @@ func (e *engine[T]) link(i int32) {
 	}
 }
 
-// unlink takes record i out of its ready list, dropping the list's level
-// once it is empty.
-func (e *engine[T]) unlink(i int32) {
+// unlink takes record i, of level li (e.levelOf(its prio) when the caller
+// does not hold it already), out of its ready list, dropping the list's
+// level once it is empty.
+func (e *engine[T]) unlink(i int32, li int) {
 	r := &e.recs[i]
-	li := e.levelOf(r.prio)
 	l := &e.levels[li]
 	if r.prev == none {
 		l.head = r.next
@@ -261,13 +261,13 @@ func (e *engine[T]) pop() (key T, prio int, ok bool) {
 	if !e.eligible() {
 		return key, 0, false
 	}
-	for _, l := range e.levels {
+	for li, l := range e.levels {
 		for i := l.head; i != none; i = e.recs[i].next {
 			r := &e.recs[i]
 			if r.st&processing != 0 {
 				continue
 			}
-			e.unlink(i)
+			e.unlink(i, li) // the level we are in: no second search
 			r.st |= processing
 			e.busy++
 			if e.m != nil {

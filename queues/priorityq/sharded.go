@@ -207,7 +207,7 @@ func (c *shardedCore[T]) finished() bool { return c.shut.Load() && c.noneReady()
 func (c *shardedCore[T]) get() (item T, prio int, shutdown bool) {
 	for {
 		if item, prio, ok := c.tryPop(); ok {
-			if c.shut.Load() && c.noneReady() {
+			if c.finished() {
 				c.g.WakeAll() // the others may stop waiting
 			}
 			return item, prio, false

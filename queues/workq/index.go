@@ -104,6 +104,13 @@ func (x *index[T, V]) remove(h uint64, v V) {
 	for x.cells[i].hash != h || x.cells[i].val != v {
 		i = (i + 1) & mask
 	}
+	x.removeAt(i)
+}
+
+// removeAt deletes and clears occupied cell i (from find or slot), for a
+// caller that has just probed for it and need not probe again.
+func (x *index[T, V]) removeAt(i int) {
+	mask := len(x.cells) - 1
 	// Backward-shift deletion: pull later cells of the probe run into the
 	// hole unless their home lies cyclically in (hole, cell].
 	for j := i; ; {

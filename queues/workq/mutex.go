@@ -100,7 +100,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
 	q.metrics.finished(item)
-	if q.t.done(item) {
+	if q.t.done(item, 0) {
 		q.wakeOne()
 	}
 	if q.draining && q.t.live() == 0 {

@@ -46,9 +46,10 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 // while item is already queued; an item being processed is queued again when
 // its Done is called.
 func (q *Mutex[T]) Add(item T) {
+	h := hashOf(q.t.seed, item) // outside the lock: it only reads the seed
 	q.mu.Lock()
 	if !q.shutdown {
-		enqueued, marked := q.t.add(item, hashOf(q.t.seed, item))
+		enqueued, marked := q.t.add(item, h)
 		if enqueued {
 			q.wakeOne()
 		}

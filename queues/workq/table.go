@@ -173,7 +173,9 @@ func (t *table[T]) release(i int32) {
 	t.slab[i] = record[T]{} // vacant, and the item dropped for the GC
 	t.free = append(t.free, i)
 	if t.live() == 0 && len(t.slab) > shrinkAbove {
-		*t = table[T]{seed: t.seed}
+		// Nothing is live, so the ready list and counts are already zero.
+		// The seed is not rewritten: Mutex.Add reads it outside the lock.
+		t.index, t.slab, t.free, t.lastOut = index[T, int32]{}, nil, nil, 0
 	}
 }
 

@@ -8,9 +8,10 @@ import "hash/maphash"
 //
 //   - Add hashes an item once, for the lookup and the insert together (a Go
 //     map needs a lookup and then an assignment, two hashes);
-//   - Done removes an item it already holds a record of without hashing it
-//     again: the record keeps the hash, and the removal finds the cell by
-//     its value (backward-shift deletion leaves no tombstones).
+//   - Done removes an item without hashing it again: a table's record keeps
+//     the hash and remove finds the cell by its value, or Ring's Done
+//     removes at the cell its own lookup found (backward-shift deletion
+//     leaves no tombstones).
 //
 // Done releases items this way, so a queue cycling through distinct keys
 // pays no more hashing than one that kept them cached. Removing the last
@@ -104,6 +105,13 @@ func (x *index[T, V]) remove(h uint64, v V) {
 	for x.cells[i].hash != h || x.cells[i].val != v {
 		i = (i + 1) & mask
 	}
+	x.removeAt(i)
+}
+
+// removeAt deletes and clears occupied cell i (from find or slot), for a
+// caller that has just probed for it and need not probe again.
+func (x *index[T, V]) removeAt(i int) {
+	mask := len(x.cells) - 1
 	// Backward-shift deletion: pull later cells of the probe run into the
 	// hole unless their home lies cyclically in (hole, cell].
 	for j := i; ; {

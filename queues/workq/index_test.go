@@ -26,7 +26,15 @@ func TestIndexMatchesMap(t *testing.T) {
 			k := rng.IntN(40)
 			h := hash(k)
 			if v, ok := want[k]; ok && rng.IntN(2) == 0 {
-				x.remove(h, v)
+				if rng.IntN(2) == 0 {
+					x.remove(h, v) // as a table's release
+				} else { // as Ring's Done: probe, then remove at the cell
+					i, found := x.find(h, k)
+					if !found || x.at(i) != v {
+						t.Fatalf("step %d: find(%d) = cell %d, %v; want its value %d", step, k, i, found, v)
+					}
+					x.removeAt(i)
+				}
 				delete(want, k)
 			} else {
 				i, found := x.slot(h, k)

@@ -103,13 +103,13 @@ func TestTableDoneHintSkipsVacantSlot(t *testing.T) {
 	tb := table[string]{seed: maphash.MakeSeed()}
 	tb.add("", hashOf(tb.seed, ""))
 	tb.add("x", hashOf(tb.seed, "x"))
-	tb.pop()     // "": slot 0
-	tb.pop()     // "x": slot 1, the last handed out
-	tb.done("x") // slot 1 is now vacant and holds ""
+	tb.pop()        // "": slot 0
+	tb.pop()        // "x": slot 1, the last handed out
+	tb.done("x", 0) // slot 1 is now vacant and holds ""
 	if tb.slab[1].state != vacant {
 		t.Fatalf("slot 1 in state %d, want vacant", tb.slab[1].state)
 	}
-	tb.done("")
+	tb.done("", 0)
 	if tb.slab[0].state != vacant || tb.live() != 0 || tb.index.len() != 0 {
 		t.Fatalf(`Done("") missed its record: state %d, %d live`, tb.slab[0].state, tb.live())
 	}

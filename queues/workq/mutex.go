@@ -46,9 +46,10 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 // while item is already queued; an item being processed is queued again when
 // its Done is called.
 func (q *Mutex[T]) Add(item T) {
+	h := hashOf(q.t.seed, item) // outside the lock: it only reads the seed
 	q.mu.Lock()
 	if !q.shutdown {
-		enqueued, marked := q.t.add(item, hashOf(q.t.seed, item))
+		enqueued, marked := q.t.add(item, h)
 		if enqueued {
 			q.wakeOne()
 		}
@@ -100,7 +101,7 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
 	q.metrics.finished(item)
-	if q.t.done(item) {
+	if q.t.done(item, 0) {
 		q.wakeOne()
 	}
 	if q.draining && q.t.live() == 0 {

@@ -192,11 +192,12 @@ func (s *ringStripe[T]) insert(c int, h uint64, item T) *ringEntry[T] {
 	return e
 }
 
-// release forgets e's item (hash h) and keeps e for reuse, or drops the stripe's
-// storage once nothing is live in it and its free list grew beyond
-// shrinkAbove. Called with s.mu held.
-func (s *ringStripe[T]) release(h uint64, e *ringEntry[T]) {
-	s.entries.remove(h, e)
+// release forgets e's item, held in index cell c that Done's probe found
+// (so it is removed without probing again), and keeps e for reuse, or
+// drops the stripe's storage once nothing is live in it and its free list
+// grew beyond shrinkAbove. Called with s.mu held.
+func (s *ringStripe[T]) release(c int, e *ringEntry[T]) {
+	s.entries.removeAt(c)
 	var zero T
 	e.item = zero // dropped for the GC
 	s.free = append(s.free, e)
@@ -273,14 +274,18 @@ func (q *Ring[T]) Done(item T) {
 	h, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
-	e, ok := s.entries.lookup(h, item)
+	if s.entries.len() == 0 {
+		s.mu.Unlock()
+		return
+	}
+	c, ok := s.entries.find(h, item)
 	if !ok {
 		s.mu.Unlock()
 		return
 	}
-	switch e.state.Load() {
+	switch e := s.entries.at(c); e.state.Load() {
 	case uint32(processing):
-		s.release(h, e)
+		s.release(c, e)
 		s.mu.Unlock()
 		if q.counts.Add(doneDelta)&countMask == 0 {
 			q.gate.notifyIdle()

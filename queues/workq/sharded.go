@@ -188,10 +188,10 @@ func (q *Sharded[T]) anyQueued() bool {
 
 // Done marks the processing of item finished (see Mutex.Done).
 func (q *Sharded[T]) Done(item T) {
-	_, s := q.locate(item)
+	h, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
-	requeued := s.t.done(item)
+	requeued := s.t.done(item, h)
 	if requeued && s.t.queued() == 1 {
 		s.ready.Store(true)
 	}

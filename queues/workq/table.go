@@ -132,8 +132,10 @@ func (t *table[T]) pop() (item T, ok bool) {
 // ready list because it was added while being processed; otherwise the
 // item is released. Done of an item that is not being processed is
 // ignored: client-go would push a dirty item twice in that case
-// (kubernetes/kubernetes#141079), breaking dedup.
-func (t *table[T]) done(item T) (requeued bool) {
+// (kubernetes/kubernetes#141079), breaking dedup. h is item's hash under
+// t.seed if the caller has computed it already (Sharded, to pick the
+// shard), or 0 to hash it only when the lastOut shortcut below misses.
+func (t *table[T]) done(item T, h uint64) (requeued bool) {
 	// A worker calls Done with the item its Get returned, so with one worker
 	// (controller-runtime's default) the record is the one pop handed out
 	// last: comparing its item is cheaper than hashing. A vacant slot holds
@@ -143,8 +145,11 @@ func (t *table[T]) done(item T) (requeued bool) {
 		if t.index.len() == 0 {
 			return false
 		}
+		if h == 0 {
+			h = hashOf(t.seed, item)
+		}
 		var ok bool
-		if i, ok = t.index.lookup(hashOf(t.seed, item), item); !ok {
+		if i, ok = t.index.lookup(h, item); !ok {
 			return false
 		}
 	}
@@ -168,7 +173,9 @@ func (t *table[T]) release(i int32) {
 	t.slab[i] = record[T]{} // vacant, and the item dropped for the GC
 	t.free = append(t.free, i)
 	if t.live() == 0 && len(t.slab) > shrinkAbove {
-		*t = table[T]{seed: t.seed}
+		// Nothing is live, so the ready list and counts are already zero.
+		// The seed is not rewritten: Mutex.Add reads it outside the lock.
+		t.index, t.slab, t.free, t.lastOut = index[T, int32]{}, nil, nil, 0
 	}
 }
 

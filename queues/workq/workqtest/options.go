@@ -1,7 +1,6 @@
 package workqtest
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/queuelab/queuelab/internal/watchdog"
@@ -50,8 +49,6 @@ func (c config) diffSeeds() []uint64 {
 	}
 	return seeds
 }
-
-func seedName(seed uint64) string { return "seed=" + strconv.FormatUint(seed, 10) }
 
 // Why properties are skipped, by the guarantee they need.
 const (

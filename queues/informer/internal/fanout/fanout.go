@@ -12,8 +12,11 @@
 // the consumer (the store's only writer) never waits for a handler, a slow
 // handler delays nobody else, nothing is dropped while the registration
 // lives, and each handler sees its events in the order they were handed
-// over. Once the slices have grown to the largest backlog, delivery
-// allocates nothing.
+// over. Once the slices have grown to the largest backlog, the fan-out
+// (Push and the run loop) allocates nothing per event or per handler
+// (TestPushDoesNotAllocatePerEvent); the informer path before it does:
+// BenchmarkInformerFanout counts about 5 allocations per event whatever
+// the number of handlers, in the FIFO's and the store's key strings.
 package fanout
 
 import (

@@ -275,12 +275,15 @@ func (c *Consumer) notify(n note, isInInitialList bool) {
 // on after a processing error, handing it to onError.
 func (c *Consumer) Run(q cache.Queue, batch bool, onError func(error)) {
 	bq, canBatch := q.(cache.QueueWithBatch)
+	// Method values bound once: taken inside the loop, each would allocate
+	// a closure per pop.
+	processBatch, process := c.ProcessBatch, c.Process
 	for {
 		var err error
 		if batch && canBatch {
-			err = bq.PopBatch(c.ProcessBatch, c.Process)
+			err = bq.PopBatch(processBatch, process)
 		} else {
-			_, err = q.Pop(c.Process)
+			_, err = q.Pop(process)
 		}
 		switch {
 		case errors.Is(err, cache.ErrFIFOClosed):

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/inorder"
@@ -75,6 +76,42 @@ func TestInvalidOptions(t *testing.T) {
 	for _, e := range inorder.Impls {
 		if _, err := e.New(inorder.Options{BatchSize: -1}); err == nil {
 			t.Errorf("%s accepted BatchSize -1", e.Name)
+		}
+	}
+}
+
+// TestBatchSizeOption: a custom Options.BatchSize caps PopBatch (the suite
+// checks only the default size, which an entry ignoring the option would
+// pass); entries that refuse a custom size say so with ErrUnsupportedMode.
+func TestBatchSizeOption(t *testing.T) {
+	for _, e := range inorder.Impls {
+		opts := inorder.Options{BatchSize: 3}
+		if !e.Guarantees.Atomic {
+			opts.KnownObjects = cache.NewStore(cache.MetaNamespaceKeyFunc)
+		}
+		q, err := e.New(opts)
+		if errors.Is(err, inorder.ErrUnsupportedMode) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s.New(%+v): %v", e.Name, opts, err)
+		}
+		for _, name := range []string{"a", "b", "c", "d", "e"} {
+			if err := q.Add(&metav1.ObjectMeta{Namespace: "ns", Name: name}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var sizes []int
+		for taken := 0; taken < 5; taken += sizes[len(sizes)-1] { // never blocks on an empty queue
+			err := q.PopBatch(func(ds []cache.Delta, _ bool) error { sizes = append(sizes, len(ds)); return nil },
+				func(item any, _ bool) error { sizes = append(sizes, len(item.(cache.Deltas))); return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		q.Close()
+		if len(sizes) != 2 || sizes[0] != 3 || sizes[1] != 2 {
+			t.Errorf("%s with BatchSize 3: batches of %v events, want [3 2]", e.Name, sizes)
 		}
 	}
 }

@@ -212,8 +212,8 @@ func (q *LockFree) sleep() {
 }
 
 // emptyForConsumer: nothing held and nothing visible in the MPMC queue.
-// Reading isHeld without cmu is safe: only consumers change it, and a
-// consumer that sleeps is the one that just found nothing.
+// isHeld is read under cmu: another consumer may be taking events (and
+// holding one) while this one goes to sleep.
 func (q *LockFree) emptyForConsumer() bool {
 	q.cmu.Lock()
 	held := q.isHeld

@@ -32,7 +32,10 @@ import (
 // stored object), then OnAdd or OnUpdate for each listed object in list
 // order. A SyncAll event notifies OnUpdate(obj, obj) for every stored object.
 type Consumer struct {
-	store   cache.Store
+	store cache.Store
+	// tx is store as a cache.TransactionStore, nil when it is not one:
+	// asserted once here rather than on every batch.
+	tx      cache.TransactionStore
 	h       cache.ResourceEventHandler
 	keyFunc cache.KeyFunc
 	// Reused by ProcessBatch from one batch to the next.
@@ -71,7 +74,8 @@ func NewWithOptions(opts Options) (*Consumer, error) {
 	if opts.KeyFunc == nil {
 		opts.KeyFunc = cache.DeletionHandlingMetaNamespaceKeyFunc
 	}
-	return &Consumer{store: opts.Store, h: opts.Handler, keyFunc: opts.KeyFunc}, nil
+	tx, _ := opts.Store.(cache.TransactionStore)
+	return &Consumer{store: opts.Store, tx: tx, h: opts.Handler, keyFunc: opts.KeyFunc}, nil
 }
 
 // note is a notification owed once a batch's transaction is applied.
@@ -158,8 +162,7 @@ func (c *Consumer) apply(d cache.Delta, isInInitialList bool) error {
 // one Transaction and the notifications follow, for the operations that
 // succeeded; otherwise it is applied delta by delta.
 func (c *Consumer) ProcessBatch(deltas []cache.Delta, isInInitialList bool) error {
-	tx, ok := c.store.(cache.TransactionStore)
-	if !ok {
+	if c.tx == nil {
 		var errs []error
 		for _, d := range deltas {
 			if err := c.apply(d, isInInitialList); err != nil {
@@ -188,7 +191,7 @@ func (c *Consumer) ProcessBatch(deltas []cache.Delta, isInInitialList bool) erro
 			return fmt.Errorf("consumer: delta type %q is not supported in batch processing", d.Type)
 		}
 	}
-	if err := tx.Transaction(c.txns...); err != nil {
+	if err := c.tx.Transaction(c.txns...); err != nil {
 		for _, i := range err.SuccessfulIndices {
 			c.notify(c.notes[i], isInInitialList)
 		}
@@ -272,12 +275,15 @@ func (c *Consumer) notify(n note, isInInitialList bool) {
 // on after a processing error, handing it to onError.
 func (c *Consumer) Run(q cache.Queue, batch bool, onError func(error)) {
 	bq, canBatch := q.(cache.QueueWithBatch)
+	// Method values bound once: taken inside the loop, each would allocate
+	// a closure per pop.
+	processBatch, process := c.ProcessBatch, c.Process
 	for {
 		var err error
 		if batch && canBatch {
-			err = bq.PopBatch(c.ProcessBatch, c.Process)
+			err = bq.PopBatch(processBatch, process)
 		} else {
-			_, err = q.Pop(c.Process)
+			_, err = q.Pop(process)
 		}
 		switch {
 		case errors.Is(err, cache.ErrFIFOClosed):

@@ -35,11 +35,11 @@ func (c *collector) OnDelete(obj any) {
 }
 
 // flush hands the events collected during one pop to the handlers and
-// keeps the slice, emptied of its objects, for the next pop.
+// keeps the slice, emptied of its objects, for the next pop unless a burst
+// (the initial list) grew it past reuse (fanout.Recycle).
 func (c *collector) flush(f *fanout.Fanout) {
 	f.Push(c.events)
-	clear(c.events)
-	c.events = c.events[:0]
+	c.events = fanout.Recycle(c.events)
 }
 
 func sameVersion(old, obj any) bool {

@@ -3,6 +3,7 @@ package fanout
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -54,7 +55,7 @@ func TestPushDoesNotAllocatePerEvent(t *testing.T) {
 	for i := range events {
 		events[i] = Event{Kind: Update, Obj: i, Old: i}
 	}
-	const rounds = 100
+	const rounds = 30 // the backlog, 2*rounds pushes of 64, stays within keepEvents
 	push := func() {
 		for range rounds {
 			f.Push(events)
@@ -91,3 +92,39 @@ func TestPushDoesNotAllocatePerEvent(t *testing.T) {
 }
 
 var _ cache.ResourceEventHandler = (*gatedCounter)(nil)
+
+// TestDrainedBurstIsReleased: a backlog larger than keepEvents (an initial
+// list) is delivered whole, and once it is drained the registration keeps
+// no buffer of that size.
+func TestDrainedBurstIsReleased(t *testing.T) {
+	f := New(clock.RealClock{})
+	h := &gatedCounter{gate: make(chan struct{})}
+	initial := make([]any, 4*keepEvents)
+	for i := range initial {
+		initial[i] = i
+	}
+	l, err := f.Add(h, "counter", klog.Background(), 0, 0, initial)
+	require.NoError(t, err)
+	f.Start()
+	defer f.Stop()
+	burst := make([]Event, 2*keepEvents)
+	for i := range burst {
+		burst[i] = Event{Kind: Update, Obj: i, Old: i}
+	}
+	f.Push(burst) // grows the other buffer while the first drains
+	for range len(initial) + 2*keepEvents {
+		h.gate <- struct{}{}
+	}
+	require.Eventually(t, func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.waiting
+	}, time.Minute, time.Millisecond, "the registration parks once drained")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	assert.LessOrEqual(t, cap(l.pending), keepEvents, "pending buffer kept after the burst")
+	assert.LessOrEqual(t, cap(l.spare), keepEvents, "spare buffer kept after the burst")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	assert.Equal(t, len(initial)+2*keepEvents, h.n, "every event delivered")
+}

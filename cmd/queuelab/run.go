@@ -58,7 +58,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	fs.BoolVar(&o.bench, "bench", false, "print results in Go benchmark format (for benchstat and queuelab compare)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar (it only shows when stderr is a terminal anyway)")
 	fs.IntVar(&o.count, "count", 1, "rounds: every stack runs once per round, rounds interleaved (use 6 or more for benchstat); the table shows medians")
-	fs.StringVar(&o.profiles.CPU, "cpuprofile", "", "write a CPU profile of the measured phase to `file` (one per run: .<pipeline>.<impl> is inserted when several run)")
+	fs.StringVar(&o.profiles.CPU, "cpuprofile", "", "write a CPU profile of the measured phase to `file` (one per run: .<pipeline>.<impl>, or .<style>.<stack> for a controller scenario, is inserted when several run)")
 	fs.StringVar(&o.profiles.Mem, "memprofile", "", "write a heap profile at the end of the measured phase to `file`")
 	fs.StringVar(&o.profiles.Mutex, "mutexprofile", "", "write a mutex contention profile to `file`")
 	fs.StringVar(&o.profiles.Block, "blockprofile", "", "write a blocking profile to `file`")
@@ -390,10 +390,18 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 		return controller.Scenario{}, err
 	}
 	opts := sc.Controller.Options(sc.Opts)
+	runs := 0
+	for _, st := range p.styles {
+		runs += len(p.ctrl[st])
+	}
 	rep := controller.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: opts.Schedule.Rate, Rounds: o.count}
 	for range o.count {
 		for _, st := range p.styles {
 			for _, sk := range p.ctrl[st] {
+				opts.Profiles = o.profiles
+				if runs > 1 {
+					opts.Profiles = o.profiles.WithSuffix(string(st) + "." + sk.Name())
+				}
 				res, err := controller.Run(ctx, st, sk, stream, objs, opts)
 				if err != nil {
 					return rep, err

@@ -89,6 +89,23 @@ func TestRunCountRefusesProfiles(t *testing.T) {
 	assert.Contains(t, errOut.String(), "--count: profiles are written per run")
 }
 
+// TestRunControllerWritesProfiles: a controller scenario honours the
+// profile flags as the pipelines do, one file per style and stack; it used
+// to ignore them silently.
+func TestRunControllerWritesProfiles(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	code := dispatch([]string{"run", "--scenario", "controller-restart", "--objects", "200", "--events", "200", "--namespaces", "2",
+		"--style", "ctrlruntime", "--impl", "baseline,clientgo/pq-mutex", "--quiet",
+		"--cpuprofile", dir + "/cpu.pprof", "--blockprofile", dir + "/block.pprof"}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	for _, stack := range []string{"clientgo+priorityqueue", "clientgo+pq-mutex"} {
+		for _, kind := range []string{"cpu", "block"} {
+			assert.FileExists(t, dir+"/"+kind+".ctrlruntime."+stack+".pprof")
+		}
+	}
+}
+
 // TestRunScenariosRefuseProfiles: profile files are named by pipeline and
 // stack, so a second scenario would overwrite the first one's.
 func TestRunScenariosRefuseProfiles(t *testing.T) {

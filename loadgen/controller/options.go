@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/metrics"
 )
 
 // Options configure a controller run. Field names follow the `queuelab
@@ -29,6 +30,9 @@ type Options struct {
 	Restart bool
 	// Stall ends a run that made no progress for this long.
 	Stall time.Duration
+	// Profiles to write for the measured phase, as a pipeline run writes
+	// them (--cpuprofile and the others).
+	Profiles metrics.Profiles
 }
 
 // DefaultOptions: 4 workers, one List per reconcile, 1% errors, open loop.

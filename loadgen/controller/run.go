@@ -327,7 +327,15 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	stopProfiles := func() error { return nil }
+	startProfiles := func() (err error) {
+		stopProfiles, err = o.Profiles.Start()
+		return err
+	}
 	if o.Restart {
+		if err := startProfiles(); err != nil {
+			return nil, err
+		}
 		src.release()
 		r.measuring.Store(true)
 	}
@@ -339,6 +347,9 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	if !o.Restart {
 		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
 			res.Sync = time.Since(t0)
+			if err := startProfiles(); err != nil {
+				return nil, err
+			}
 			snap0, cpu0 = metrics.ReadSnapshot(), cpuTime()
 			r.measuring.Store(true)
 			t0 = time.Now()
@@ -354,6 +365,9 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	}
 	r.measuring.Store(false)
 	heapPeak, peaks := sampler.Stop()
+	if err := stopProfiles(); err != nil {
+		return nil, err
+	}
 	usage, cpu := metrics.ReadSnapshot().Since(snap0), cpuTime()-cpu0
 	res.Events = int64(s.Stats.Adds + s.Stats.Updates + s.Stats.Deletes - s.Stats.MissedDeletes + s.Stats.Tombstones)
 	res.Reconciles = r.reconciles.Load()

@@ -61,3 +61,16 @@ func FuzzPriorityQueue(f *testing.F) {
 		priorityqtest.DiffPriorityQueue(t, newQueue(e), seed, int(steps%1000))
 	})
 }
+
+// TestGetYields runs priorityqtest.GetYields on the lab's queues, one after
+// another and not in parallel with other tests, because it sets GOMAXPROCS.
+func TestGetYields(t *testing.T) {
+	for _, e := range priorityq.Impls[string]() {
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			if e.Name == priorityq.Baseline {
+				t.Skip("controller-runtime's Get hands off to its own goroutine, which keeps the processor's turn (see GetYields)")
+			}
+			priorityqtest.GetYields(t, newQueue(e))
+		})
+	}
+}

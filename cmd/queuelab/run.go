@@ -390,18 +390,12 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 		return controller.Scenario{}, err
 	}
 	opts := sc.Controller.Options(sc.Opts)
-	runs := 0
-	for _, st := range p.styles {
-		runs += len(p.ctrl[st])
-	}
+	runs := countRuns(p.styles, p.ctrl)
 	rep := controller.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: opts.Schedule.Rate, Rounds: o.count}
 	for range o.count {
 		for _, st := range p.styles {
 			for _, sk := range p.ctrl[st] {
-				opts.Profiles = o.profiles
-				if runs > 1 {
-					opts.Profiles = o.profiles.WithSuffix(string(st) + "." + sk.Name())
-				}
+				opts.Profiles = o.profilesFor(runs, string(st)+"."+sk.Name())
 				res, err := controller.Run(ctx, st, sk, stream, objs, opts)
 				if err != nil {
 					return rep, err
@@ -441,10 +435,7 @@ func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (re
 			base[0].Name(k), res.EventsPerSec, sc.Opts.Schedule.Rate)
 	}
 	rep := report.Scenario{Name: sc.Name, Seed: sc.Gen.Seed, Digest: stream.Digest, Stream: stream.Stats, Rate: sc.Opts.Schedule.Rate}
-	runs := 0
-	for _, k := range p.kinds {
-		runs += len(p.stacks[k])
-	}
+	runs := countRuns(p.kinds, p.stacks)
 	showBar := !o.quiet && isTerminal(stderr)
 	// Rounds interleave the stacks, so a slow drift of the machine (thermal,
 	// a neighbour) spreads over every stack instead of landing on one.
@@ -463,15 +454,30 @@ func (p *plan) execute(ctx context.Context, stderr io.Writer, o *runOptions) (re
 	return rep, nil
 }
 
+// countRuns is how many stacks one round runs: those of every key.
+func countRuns[K comparable, V any](keys []K, stacks map[K][]V) int {
+	n := 0
+	for _, k := range keys {
+		n += len(stacks[k])
+	}
+	return n
+}
+
+// profilesFor names the profile files of one run: as given when it is the
+// only run, with ".<run>" inserted when several would overwrite each other.
+func (o *runOptions) profilesFor(runs int, run string) metrics.Profiles {
+	if runs > 1 {
+		return o.profiles.WithSuffix(run)
+	}
+	return o.profiles
+}
+
 // runOne runs one stack once, with a progress bar on a terminal and a
 // one-line summary otherwise.
 func runOne(ctx context.Context, k pipeline.Kind, st pipeline.Stack, stream *gen.Stream, objs *gen.Objects,
 	sc scenario.Scenario, o *runOptions, runs int, showBar bool, stderr io.Writer) (*pipeline.Result, error) {
 	opts := sc.Opts
-	opts.Profiles = o.profiles
-	if runs > 1 {
-		opts.Profiles = o.profiles.WithSuffix(string(k) + "." + st.Name(k))
-	}
+	opts.Profiles = o.profilesFor(runs, string(k)+"."+st.Name(k))
 	var bar *progressbar.ProgressBar
 	if showBar {
 		bar = progressbar.NewOptions64(int64(sc.Gen.Events),

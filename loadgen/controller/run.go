@@ -327,13 +327,11 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	// The profiles cover the measured phase: from the release of the live
+	// stream (with the initial list, for a restart) to the drain.
 	stopProfiles := func() error { return nil }
-	startProfiles := func() (err error) {
-		stopProfiles, err = o.Profiles.Start()
-		return err
-	}
 	if o.Restart {
-		if err := startProfiles(); err != nil {
+		if stopProfiles, err = o.Profiles.Start(); err != nil {
 			return nil, err
 		}
 		src.release()
@@ -347,7 +345,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	if !o.Restart {
 		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
 			res.Sync = time.Since(t0)
-			if err := startProfiles(); err != nil {
+			if stopProfiles, err = o.Profiles.Start(); err != nil {
 				return nil, err
 			}
 			snap0, cpu0 = metrics.ReadSnapshot(), cpuTime()

@@ -100,7 +100,6 @@ type Listener struct {
 	mu      sync.Mutex
 	cond    sync.Cond
 	pending []Event // appended by Push, taken whole by run
-	spare   []Event // run's drained slice, handed back for reuse (Recycle)
 	waiting bool    // run is parked on cond
 	removed atomic.Bool
 	started bool
@@ -290,10 +289,9 @@ func (l *Listener) stop() {
 // run delivers l's backlog batch by batch until l is removed.
 func (l *Listener) run() {
 	defer close(l.done)
-	var batch []Event
+	var spare []Event // the drained batch, emptied, for Push to refill
 	for {
 		l.mu.Lock()
-		l.spare = Recycle(batch)
 		for len(l.pending) == 0 && !l.removed.Load() {
 			l.waiting = true
 			l.cond.Wait()
@@ -303,8 +301,8 @@ func (l *Listener) run() {
 			l.mu.Unlock()
 			return
 		}
-		batch = l.pending
-		l.pending = l.spare
+		batch := l.pending
+		l.pending = spare
 		l.mu.Unlock()
 
 		for i := range batch {
@@ -313,6 +311,7 @@ func (l *Listener) run() {
 			}
 			l.deliver(&batch[i])
 		}
+		spare = Recycle(batch) // outside the lock Push takes
 	}
 }
 

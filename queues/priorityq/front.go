@@ -76,8 +76,8 @@ func (q *front[T, C]) Get() (item T, shutdown bool) {
 // without ever leaving its processor, and the Go scheduler takes it back
 // only by preemption, after 10 ms or more. Sixteen such workers on two
 // processors kept the informer that feeds the queue (reflector, DeltaFIFO
-// consumer, handler) waiting up to 200 ms for a turn, so live changes
-// reached the queue, and the listers, that late (the controller-restart
+// consumer, handler) waiting for turns, so live changes reached the
+// queue, and the listers, late (the controller-restart
 // scenario: p99 event→reconcile 0.2–0.6 s against 5–25 ms with
 // controller-runtime's queue, whose every Get blocks on a channel fed by its
 // own goroutine). One yield per Get makes each worker's turn one reconcile

@@ -224,23 +224,33 @@ func (s *chartSpec) groupedBars(rows []*benchcmp.Row, series []string, value fun
 			lineW = max(lineW, width(s.p.X.Tick.Label, l))
 		}
 	}
-	barW := vg.Length(9)
-	catW := max(lineW+pad, barW*vg.Length(len(series))+2*pad)
-	s.minPlotW = max(s.minPlotW, catW*vg.Length(len(cats)))
-	for si, name := range series {
+	// A series with no value in any row gets neither a slot nor a legend
+	// entry: a legend must not name bars that are not there.
+	var names []string
+	var values []plotter.Values
+	for _, name := range series {
 		vals := make(plotter.Values, len(rows))
+		some := false
 		for ci, r := range rows {
 			if v := value(r, name); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				vals[ci] = v
+				vals[ci], some = v, true
 			}
 		}
-		bars, err := plotter.NewBarChart(vals, barW)
+		if some {
+			names, values = append(names, name), append(values, vals)
+		}
+	}
+	barW := vg.Length(9)
+	catW := max(lineW+pad, barW*vg.Length(len(names))+2*pad)
+	s.minPlotW = max(s.minPlotW, catW*vg.Length(len(cats)))
+	for si, name := range names {
+		bars, err := plotter.NewBarChart(values[si], barW)
 		if err != nil {
 			return err
 		}
 		bars.LineStyle.Width = 0
 		bars.Color = colour(si)
-		bars.Offset = barW * vg.Length(float64(si)-float64(len(series)-1)/2)
+		bars.Offset = barW * vg.Length(float64(si)-float64(len(names)-1)/2)
 		s.p.Add(bars)
 		s.add(name, bars)
 	}
@@ -484,12 +494,18 @@ func (f *Family) memoryChart() []*chartSpec {
 
 // peerGroups splits f's implementations by the baseline combination they
 // are compared to, baseline first in each: a load run's workqueue, store
-// and informer stacks, which no benchmark measures side by side.
+// and informer stacks, which no benchmark measures side by side. An
+// implementation whose combination was not measured (a controller stack
+// of three parts next to the two-part stock stack) joins the first group
+// rather than charting alone without a baseline.
 func peerGroups(f *Family) [][]string {
 	var peers []string
 	var out [][]string
 	for _, impl := range f.Impls {
 		p := benchcmp.PeerOf(impl, f.Baseline)
+		if !slices.Contains(f.Impls, p) && len(peers) > 0 {
+			p = peers[0]
+		}
 		i := slices.Index(peers, p)
 		if i < 0 {
 			peers, out = append(peers, p), append(out, nil)

@@ -18,8 +18,14 @@
 # Environment (the Makefile passes its variables through):
 #   CPU        GOMAXPROCS list, go test's -cpu (default 1,2,4,8,16)
 #   COUNT      rounds; each runs every family once at every CPU (default 6)
-#   BENCHTIME  go test's -benchtime (default 0.2s, sized so that the
-#              default matrix takes about 8 minutes on 16 cores)
+#   BENCHTIME  go test's -benchtime (default 0.3s: the default matrix is
+#              estimated at 6-7 minutes on 16 cores, from a round at
+#              -cpu 1,2 on 2 shared cores; the script prints each family's
+#              seconds per round on stderr, to resize it by)
+#   STACKS     BenchmarkInformerContention's -contention.impls: the
+#              shipped informer, the drop-in's defaults, and the lock-free
+#              store under client-go's DeltaFIFO, the lock-free in-order
+#              FIFO and the sharded DeltaFIFO (the one built for many cores)
 #   RAW_DIR    where the raw file goes (default results/raw)
 #   NOTE       recorded in the header
 #   GO         the go command (default go)
@@ -27,16 +33,18 @@ set -eu
 
 CPU=${CPU:-1,2,4,8,16}
 COUNT=${COUNT:-6}
-BENCHTIME=${BENCHTIME:-0.2s}
+BENCHTIME=${BENCHTIME:-0.3s}
+STACKS=${STACKS:-clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-lockfree,lockfree+deltafifo-sharded}
 RAW_DIR=${RAW_DIR:-results/raw}
 NOTE=${NOTE:-}
 GO=${GO:-go}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-# families: one line per family, "<-bench pattern> <-skip pattern>" (the
-# skip pattern "-" skips nothing). Each is the benchmark whose point is
-# contention, at one size. The queue families' closed pipelines have 8
+# families: one line per family, "<-bench pattern> <-skip pattern> [flag]"
+# (the skip pattern "-" skips nothing). Each is the benchmark whose point is
+# contention, at one size; the store's is its scan contention (issue 7),
+# the writer against listers that the informer's also measures. The queue families' closed pipelines have 8
 # producers and 8 consumers (the priority queue's 8 workers): 16 goroutines
 # keep 16 Ps busy without a run queue behind every P. The level
 # ^(metrics=on|impl=.*)$ picks the metrics=on level where a benchmark has
@@ -44,10 +52,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # pattern then drops delayed=0, so such a benchmark runs at the headline's
 # metrics=on/delayed=1000 only, and one without those levels runs whole.
 families() {
-	cat <<'EOF'
-^BenchmarkInformerContention$/^shape=clientgo$/^objects=40000$/^readers=10$ -
+	cat <<EOF
+^BenchmarkInformerContention$/^shape=clientgo$/^objects=40000$/^readers=10$ - -contention.impls=$STACKS
 ^BenchmarkStoreScanContention$/^op=scan-contention$/^objects=40000$/^readers=10$ -
-^BenchmarkStore$/^op=mixed$/^readers=8$/^writers=1$ -
 ^BenchmarkWorkQueue$/^op=pipeline$/^producers=8$/^consumers=8$/^keys=1024$/^(metrics=on|impl=.*)$ ^BenchmarkWorkQueue$/^op=pipeline$/^producers=8$/^consumers=8$/^keys=1024$/^metrics=on$/^delayed=0$
 ^BenchmarkPriorityQueue$/^op=pipeline$/^workers=8$/^keys=100000$/^(metrics=on|impl=.*)$ ^BenchmarkPriorityQueue$/^op=pipeline$/^workers=8$/^keys=100000$/^metrics=on$/^delayed=0$
 ^BenchmarkInOrderFIFO$/^op=pipeline$/^producers=8$/^objects=10000$ -
@@ -99,7 +106,7 @@ run() {
 		echo "$binfo" | grep -v '^commit: '
 		echo "cpu: ${cpu:-$(uname -m)} ($(nproc) CPUs)"
 		echo "note: $NOTE"
-		echo "bench-command: CPU=$CPU COUNT=$COUNT BENCHTIME=$BENCHTIME bench/scaling.sh run"
+		echo "bench-command: CPU=$CPU COUNT=$COUNT BENCHTIME=$BENCHTIME STACKS=$STACKS bench/scaling.sh run"
 		echo "load-command: "
 	} >"$out.partial"
 	echo "writing $out"
@@ -107,11 +114,12 @@ run() {
 	# The benchmarks run in the package directory, as go test runs them.
 	cd "$root/bench"
 	for round in $(seq "$COUNT"); do
-		families | while read -r pattern skip; do
+		families | while read -r pattern skip flag; do
 			[ "$skip" = - ] && skip='^$'
 			t0=$(date +%s)
+			# shellcheck disable=SC2086 # flag is one word or none
 			"$bin" -test.run '^$' -test.bench "$pattern" -test.skip "$skip" -test.count 1 \
-				-test.cpu "$CPU" -test.benchtime "$BENCHTIME" -test.timeout 60m 2>&1 || {
+				-test.cpu "$CPU" -test.benchtime "$BENCHTIME" -test.timeout 60m $flag 2>&1 || {
 				echo "round $round: $pattern failed"
 				exit 1
 			}

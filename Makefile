@@ -132,11 +132,14 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 # bench.test.info beside it) on a machine without modules or network.
 # BENCHTIME 0.3s keeps the default matrix under 8 minutes on 16 cores.
 BENCHBIN ?=
+# MAX_SECONDS: start no round that would end past it (0: no limit), so a
+# machine lent for minutes returns a whole file of fewer rounds.
+MAX_SECONDS ?= 0
 .PHONY: bench-scaling
 bench-scaling: CPU = 1,2,4,8,16
 bench-scaling: BENCHTIME = 0.3s
 bench-scaling: ## Contention benchmarks at GOMAXPROCS 1..16 into RAW_DIR/<date>-<sha>-<host>-scaling.txt (CPU, COUNT, BENCHTIME, BENCHBIN=prebuilt bench.test)
-	CPU='$(CPU)' COUNT='$(COUNT)' BENCHTIME='$(BENCHTIME)' RAW_DIR='$(RAW_DIR)' NOTE='$(NOTE)' GO='$(GO)' sh bench/scaling.sh run $(BENCHBIN)
+	CPU='$(CPU)' COUNT='$(COUNT)' BENCHTIME='$(BENCHTIME)' MAX_SECONDS='$(MAX_SECONDS)' RAW_DIR='$(RAW_DIR)' NOTE='$(NOTE)' GO='$(GO)' sh bench/scaling.sh run $(BENCHBIN)
 
 .PHONY: compare
 compare: ## Compare result files: OLD=f (ratios to clientgo) or OLD=a NEW=b; GATE=1 [TOLERANCE=5% GATE_IMPL=all GATE_ALPHA=0.01] fails on regressions

@@ -26,6 +26,8 @@
 #              shipped informer, the drop-in's defaults, and the lock-free
 #              store under client-go's DeltaFIFO, the lock-free in-order
 #              FIFO and the sharded DeltaFIFO (the one built for many cores)
+#   MAX_SECONDS  stop after the round that another would take past this
+#              many seconds (default 0: run every round)
 #   RAW_DIR    where the raw file goes (default results/raw)
 #   NOTE       recorded in the header
 #   GO         the go command (default go)
@@ -35,6 +37,7 @@ CPU=${CPU:-1,2,4,8,16}
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-0.3s}
 STACKS=${STACKS:-clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-lockfree,lockfree+deltafifo-sharded}
+MAX_SECONDS=${MAX_SECONDS:-0}
 RAW_DIR=${RAW_DIR:-results/raw}
 NOTE=${NOTE:-}
 GO=${GO:-go}
@@ -129,7 +132,16 @@ run() {
 			echo "benchmarks failed: output kept in $out.failed"
 			exit 1
 		}
-		echo "round $round of $COUNT done after $(($(date +%s) - start))s" >&2
+		elapsed=$(($(date +%s) - start))
+		echo "round $round of $COUNT done after ${elapsed}s" >&2
+		# Stop where another round of this one's length would pass
+		# MAX_SECONDS: fewer rounds, but a whole file, where the machine's
+		# lease would cut the last round short and keep nothing.
+		if [ "$MAX_SECONDS" -gt 0 ] && [ "$round" -lt "$COUNT" ] &&
+			[ $((elapsed + elapsed / round)) -gt "$MAX_SECONDS" ]; then
+			echo "stopping after $round of $COUNT rounds: another would pass MAX_SECONDS=$MAX_SECONDS" >&2
+			break
+		fi
 	done | tee -a "$out.partial"
 	# A failed round renamed the file; tee's status hides the loop's.
 	[ -f "$out.partial" ] || exit 1

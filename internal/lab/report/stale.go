@@ -16,6 +16,10 @@ import (
 	"strings"
 )
 
+// maxCommits is how many of the commits that make a family stale its
+// section names; the rest are a git log away.
+const maxCommits = 3
+
 // Staleness says whether the code a family measures changed after the
 // commit its raw file was measured at: a number that no longer describes
 // the code must say so where it is quoted.
@@ -47,7 +51,7 @@ func (s Staleness) Why(commit string) string {
 	case len(s.Commits) > 0:
 		var shas []string
 		for i, c := range s.Commits {
-			if i == maxEvidence+1 {
+			if i == maxCommits {
 				shas = append(shas, "…")
 				break
 			}
@@ -229,7 +233,7 @@ func (ix *codeIndex) staleness(name, commit string) Staleness {
 	if sha == "" {
 		return Staleness{Unknown: "its raw file names no commit"}
 	}
-	if err := ix.git("merge-base", "--is-ancestor", sha, "HEAD"); err != nil {
+	if _, err := ix.output("merge-base", "--is-ancestor", sha, "HEAD"); err != nil {
 		return Staleness{Unknown: "its commit " + code(shortSHA(sha)) + " is not in this branch's history"}
 	}
 	out, err := ix.output(append([]string{"log", "--format=%H", sha + "..HEAD", "--"}, specs...)...)
@@ -239,11 +243,7 @@ func (ix *codeIndex) staleness(name, commit string) Staleness {
 	return Staleness{Commits: strings.Fields(out)}
 }
 
-func (ix *codeIndex) git(args ...string) error {
-	_, err := ix.output(args...)
-	return err
-}
-
+// output runs git in the work tree and returns what it prints.
 func (ix *codeIndex) output(args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", ix.repo}, args...)...)
 	var stderr bytes.Buffer

@@ -37,11 +37,10 @@ import (
 //     be the key's final state (account.HandlerLost).
 //
 // Faults land on the first notification carrying one of the
-// resourceVersions drawn from Seed among the stream's watch events, so a
-// run injects at most Panics and Blocks of them (fewer when a FIFO merges
-// the chosen version away or a relist skips it).
+// resourceVersions drawn from the stream's seed among its watch events, so
+// a run injects at most Panics and Blocks of them (fewer when a FIFO
+// merges the chosen version away or a relist skips it).
 type HandlerFaults struct {
-	Seed   uint64
 	Panics int
 	Blocks int
 	Block  time.Duration
@@ -60,7 +59,7 @@ func (f HandlerFaults) Validate() error {
 	return nil
 }
 
-// isolationGrace is how long after a blocked handler's sleep the others
+// isolationGrace is, by default, how long after a blocked handler's sleep the others
 // may still have had no notification before the block counts as having
 // held them up: seconds on a loaded machine is already a stall.
 const isolationGrace = 10 * time.Second
@@ -79,6 +78,8 @@ type handlerFaults struct {
 	// view is the blocking handler's last notified state per key:
 	// rv<<1 | deleted, 0 before any.
 	view []atomic.Uint64
+	// grace is isolationGrace (tests shorten it).
+	grace time.Duration
 }
 
 // newHandlerFaults draws o's notifications from the stream; ended must be
@@ -90,7 +91,7 @@ func newHandlerFaults(e *env, o HandlerFaults, ctx context.Context) *handlerFaul
 			rvs = append(rvs, ev.RV)
 		}
 	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x4a4d))
+	rng := rand.New(rand.NewPCG(e.stream.Config.Seed, 0x4a4d))
 	rng.Shuffle(len(rvs), func(i, j int) { rvs[i], rvs[j] = rvs[j], rvs[i] })
 	pick := func(n int) map[uint64]*atomic.Bool {
 		m := map[uint64]*atomic.Bool{}
@@ -101,7 +102,7 @@ func newHandlerFaults(e *env, o HandlerFaults, ctx context.Context) *handlerFaul
 		return m
 	}
 	return &handlerFaults{e: e, o: o, ctx: ctx, panicAt: pick(o.Panics), blockAt: pick(o.Blocks),
-		view: make([]atomic.Uint64, e.stream.Universe())}
+		view: make([]atomic.Uint64, e.stream.Universe()), grace: isolationGrace}
 }
 
 // due reports whether obj carries a chosen version not fired yet, and
@@ -222,7 +223,7 @@ func (f *handlerFaults) block(k int) {
 	}
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.Now().Add(isolationGrace)
+	deadline := time.Now().Add(f.grace)
 	for f.fast.Load() == before && !f.drained() {
 		if time.Now().After(deadline) {
 			f.e.led.Flag(account.Isolation, k)

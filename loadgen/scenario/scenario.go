@@ -133,7 +133,7 @@ const faultConverge = 15 * time.Second
 // three errors (paused over, not measured), so a stack costs seconds.
 func faultsWatch(stacks map[pipeline.Kind]string) Scenario {
 	o := pipeline.DefaultOptions()
-	o.Faults = watchsrc.Faults{Seed: 1, Close: 4, Gone: 1, Refused: 1, Internal: 1}
+	o.Faults = watchsrc.Faults{Close: 4, Gone: 1, Refused: 1, Internal: 1}
 	o.Converge = faultConverge
 	return Scenario{Name: "faults-watch",
 		Doc: "2k pods, 8k events open loop, the watch closed 4 times mid-stream, one 410 Gone (relist), one 429 refused watch and one 500 mid-stream (backoff): every ledger clean, drained within 15 s of the stream's end",
@@ -148,7 +148,7 @@ func faultsWatch(stacks map[pipeline.Kind]string) Scenario {
 func faultsHandlers(stacks map[pipeline.Kind]string) Scenario {
 	o := pipeline.DefaultOptions()
 	o.Schedule = gen.Schedule{Rate: 2000}
-	o.Handlers = pipeline.HandlerFaults{Seed: 1, Panics: 3, Blocks: 2, Block: 2 * time.Second}
+	o.Handlers = pipeline.HandlerFaults{Panics: 3, Blocks: 2, Block: 2 * time.Second}
 	o.Converge = faultConverge
 	return Scenario{Name: "faults-handlers",
 		Doc: "2k pods, 8k events at 2000/s, the enqueuing handler panicking on 3 notifications (skipped, as the informer's panic policy allows) and a second handler blocking 2 s on 2: the others keep flowing, every ledger clean, drained within 15 s of the stream's end",

@@ -51,8 +51,8 @@ func (f Fault) String() string {
 }
 
 // Faults is a run's fault schedule: how many faults of each kind to inject
-// at positions drawn from Seed among the stream's object events. The same
-// Faults over the same stream injects the same faults before the same
+// at positions drawn from the stream's seed among its object events. The
+// same Faults over the same stream injects the same faults before the same
 // events, whatever the timing, so a failing run can be replayed.
 //
 // Every fault but FaultClose makes the Reflector wait out its backoff:
@@ -62,7 +62,6 @@ func (f Fault) String() string {
 // affords. The source pauses the schedule over those waits and leaves them
 // out of the measured time (Stats.Paused).
 type Faults struct {
-	Seed                           uint64
 	Close, Gone, Refused, Internal int
 }
 
@@ -103,7 +102,7 @@ func (f Faults) plan(s *gen.Stream) []scheduled {
 	if len(eligible) > 0 {
 		eligible = eligible[1:]
 	}
-	rng := rand.New(rand.NewPCG(f.Seed, 0xfa017))
+	rng := rand.New(rand.NewPCG(s.Config.Seed, 0xfa017))
 	rng.Shuffle(len(eligible), func(i, j int) { eligible[i], eligible[j] = eligible[j], eligible[i] })
 	var out []scheduled
 	for kind, n := range []int{f.Close, f.Gone, f.Refused, f.Internal} {

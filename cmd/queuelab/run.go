@@ -436,8 +436,12 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 				if err != nil {
 					return rep, err
 				}
-				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s\n", st, sk.Name(), res.ReconcilesPerSec,
-					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+				var faults string
+				if opts.Faults.Total() > 0 {
+					faults = sourceLine(res.Source) + violationLines(res.Violations)
+				}
+				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s%s\n", st, sk.Name(), res.ReconcilesPerSec,
+					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()], faults)
 				rep.Results = append(rep.Results, res)
 			}
 		}
@@ -545,16 +549,26 @@ func faultSummary(o pipeline.Options, res *pipeline.Result) string {
 	if o.Faults.Total() == 0 && o.Handlers.Panics == 0 && o.Handlers.Blocks == 0 {
 		return ""
 	}
-	src := res.Source
-	s := fmt.Sprintf("; faults: %d injected, %d lists, %d watches, %d disconnects, %d relists, %d refused, %d internal errors, %v backoff paused; %d notifications skipped",
-		src.Injected, src.Lists, src.Watches, src.Disconnects, src.Relists, src.Refused, src.InternalErrors, src.Paused.Round(time.Millisecond), res.Skipped)
+	s := sourceLine(res.Source) + fmt.Sprintf("; %d notifications skipped", res.Skipped)
 	if o.Converge > 0 {
 		s += fmt.Sprintf("; drained %v after the stream ended (bound %v)", res.Converge.Round(time.Millisecond), o.Converge)
 	}
-	if len(res.Violations) > 0 {
-		s += "\n" + account.Summary(res.Violations)
+	return s + violationLines(res.Violations)
+}
+
+// sourceLine is what the watch source injected and how the Reflector
+// went through it.
+func sourceLine(src watchsrc.Stats) string {
+	return fmt.Sprintf("; faults: %d injected, %d lists, %d watches, %d disconnects, %d relists, %d refused, %d internal errors, %v backoff paused",
+		src.Injected, src.Lists, src.Watches, src.Disconnects, src.Relists, src.Refused, src.InternalErrors, src.Paused.Round(time.Millisecond))
+}
+
+// violationLines renders a faulty run's violations under its line.
+func violationLines(vs []account.Violation) string {
+	if len(vs) == 0 {
+		return ""
 	}
-	return s
+	return "\n" + strings.TrimSuffix(account.Summary(vs), "\n")
 }
 
 func isTerminal(w io.Writer) bool {

@@ -47,7 +47,7 @@ type Controller struct {
 // Options is the controller run's options for pipeline options o.
 func (c *Controller) Options(o pipeline.Options) controller.Options {
 	return controller.Options{Workers: o.Workers, Lists: c.Lists, ReconcileCost: o.ReconcileCost,
-		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall}
+		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall, Faults: o.Faults}
 }
 
 // All lists the scenarios, default first.
@@ -106,8 +106,26 @@ func All() []Scenario {
 		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(),
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
-		faultsWatch(informerStacks), faultsHandlers(informerStacks),
+		faultsWatch(informerStacks), faultsHandlers(informerStacks), controllerFaults(),
 	}
+}
+
+// watchFaults is the faults-watch schedule: four closes and one of each
+// error, three backoffs (0.8 s, 1.6 s, 3.2 s in client-go's Reflector).
+func watchFaults() watchsrc.Faults {
+	return watchsrc.Faults{Close: 4, Gone: 1, Refused: 1, Internal: 1}
+}
+
+// controllerFaults is faults-watch under whole controllers: the same
+// stream and schedule, every controller stack. Their measured time
+// includes the Reflector's backoffs (a controller run does not pause
+// over them), so it is a ledger check, not a measurement.
+func controllerFaults() Scenario {
+	o := controllerOpts(4, 0)
+	o.Faults = watchFaults()
+	return controllerScenario("controller-faults",
+		"whole controllers under the faults-watch schedule (4 closes, a 410 Gone, a 429, a 500): 2k pods, 8k events open loop; every ledger clean",
+		faultGen(), o, Controller{Lists: 1})
 }
 
 // faultGen is the fault scenarios' stream: 2k pods, 8k events, resyncs and
@@ -133,7 +151,7 @@ const faultConverge = 15 * time.Second
 // three errors (paused over, not measured), so a stack costs seconds.
 func faultsWatch(stacks map[pipeline.Kind]string) Scenario {
 	o := pipeline.DefaultOptions()
-	o.Faults = watchsrc.Faults{Close: 4, Gone: 1, Refused: 1, Internal: 1}
+	o.Faults = watchFaults()
 	o.Converge = faultConverge
 	return Scenario{Name: "faults-watch",
 		Doc: "2k pods, 8k events open loop, the watch closed 4 times mid-stream, one 410 Gone (relist), one 429 refused watch and one 500 mid-stream (backoff): every ledger clean, drained within 15 s of the stream's end",

@@ -36,9 +36,9 @@ func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
 	if o := e.o.Handlers; o.Panics > 0 || o.Blocks > 0 {
 		r.hf = newHandlerFaults(e, o, r.ctx)
 		h.f = r.hf
-		e.caughtUp = r.hf.caughtUp
 		if o.Blocks > 0 {
 			others = append(others, blocker{r.hf})
+			e.caughtUp = r.hf.caughtUp
 		}
 	}
 	var err error

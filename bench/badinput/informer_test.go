@@ -13,12 +13,11 @@ import (
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
-func informerImpls() []impl[informer.New] {
-	var out []impl[informer.New]
-	for _, e := range informer.Impls() {
-		out = append(out, impl[informer.New]{e.Name, e.Name == registry.Baseline, e.New})
-	}
-	return out
+// informerEntry is one entry of the informer registry.
+type informerEntry = registry.Entry[informer.New, informer.Guarantees]
+
+func informerImpls() []impl[informerEntry] {
+	return entries(informer.Impls(), registry.Baseline)
 }
 
 func appIndex(obj any) ([]string, error) {
@@ -81,12 +80,12 @@ func everyLabInformer(does string) map[string]string {
 	return m
 }
 
-var informerCases = []badCase[informer.New]{
+var informerCases = []badCase[informerEntry]{
 	{
 		name:     "conflicting AddIndexers",
 		upstream: "error saying indexer conflict; indexers [app]",
-		probe: func(t *testing.T, n informer.New) string {
-			inf := newInformer(n)
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
 			err := inf.AddIndexers(cache.Indexers{"app": appIndex, "other": appIndex})
 			return errorSaying(err, "indexer conflict") + "; indexers " + indexers(inf)
 		},
@@ -95,8 +94,8 @@ var informerCases = []badCase[informer.New]{
 		name:     "AddIndexers after the informer stopped",
 		upstream: "error saying stopped already; indexers [app]",
 		deviates: everyLabInformer("error: informer: indexers not added: the informer has stopped; indexers [app]"),
-		probe: func(t *testing.T, n informer.New) string {
-			inf := newInformer(n)
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
 			stopped(inf)
 			err := inf.AddIndexers(cache.Indexers{"other": appIndex})
 			return errorSaying(err, "stopped already") + "; indexers " + indexers(inf)
@@ -106,8 +105,8 @@ var informerCases = []badCase[informer.New]{
 		name:     "AddEventHandler after the informer stopped",
 		upstream: "error saying stopped already",
 		deviates: everyLabInformer("error: informer: handler cache.ResourceEventHandlerFuncs not added: the informer has stopped"),
-		probe: func(t *testing.T, n informer.New) string {
-			inf := newInformer(n)
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
 			stopped(inf)
 			_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{})
 			return errorSaying(err, "stopped already")
@@ -116,8 +115,8 @@ var informerCases = []badCase[informer.New]{
 	{
 		name:     "SetTransform and SetWatchErrorHandler after start",
 		upstream: "error saying informer has already started",
-		probe: func(t *testing.T, n informer.New) string {
-			inf := newInformer(n)
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
 			stopped(inf)
 			e1 := inf.SetTransform(func(obj any) (any, error) { return obj, nil })
 			e2 := inf.SetWatchErrorHandler(func(*cache.Reflector, error) {})

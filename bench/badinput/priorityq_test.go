@@ -13,11 +13,7 @@ import (
 
 // priorityqImpls is the priority-queue registry, controller-runtime's first.
 func priorityqImpls() []impl[priorityq.Entry[string]] {
-	var out []impl[priorityq.Entry[string]]
-	for _, e := range priorityq.Impls[string]() {
-		out = append(out, impl[priorityq.Entry[string]]{e.Name, e.Name == priorityq.Baseline, e})
-	}
-	return out
+	return entries(priorityq.Impls[string](), priorityq.Baseline)
 }
 
 func newPQ(e priorityq.Entry[string]) priorityq.PriorityQueue[string] {

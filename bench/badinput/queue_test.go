@@ -224,29 +224,36 @@ func queueOptionsCase(option, upstream string) badCase[queueImpl] {
 	}
 }
 
-// badLayout is the out-of-range Shards each FIFO and DeltaFIFO variant
-// gets: Mutex has one lock and takes none.
-var badLayout = map[string]int{"mutex": 4, "sharded": -1, "ring": -1}
+// layoutImpl gives a FIFO or DeltaFIFO variant its out-of-range options
+// probe: Shards -1 for those that shard, 4 for Mutex, which has one lock and
+// takes none. ctors builds each variant with a shard count; upstream has
+// none.
+func layoutImpl(name string, qi queueImpl, ctors map[string]func(shards int) error) queueImpl {
+	ctor, ok := ctors[name]
+	if !ok {
+		return qi
+	}
+	qi.badValue = -1
+	if name == "mutex" {
+		qi.badValue = 4
+	}
+	qi.badOptions = func() error { return ctor(qi.badValue) }
+	return qi
+}
+
+// errOf is a constructor's error.
+func errOf[Q any](_ Q, err error) error { return err }
+
+var fifoLayouts = map[string]func(int) error{
+	"mutex":   func(n int) error { return errOf(fifo.NewMutex(fifo.Options{Shards: n})) },
+	"sharded": func(n int) error { return errOf(fifo.NewSharded(fifo.Options{Shards: n})) },
+	"ring":    func(n int) error { return errOf(fifo.NewRing(fifo.Options{Shards: n})) },
+}
 
 func fifoImpls() []impl[queueImpl] {
 	var out []impl[queueImpl]
 	for _, e := range fifo.Impls {
-		qi := queueImpl{new: newQueue(e.New)}
-		if n, ok := badLayout[e.Name]; ok {
-			qi.badValue = n
-			qi.badOptions = func() error {
-				var err error
-				switch e.Name {
-				case "mutex":
-					_, err = fifo.NewMutex(fifo.Options{Shards: n})
-				case "sharded":
-					_, err = fifo.NewSharded(fifo.Options{Shards: n})
-				case "ring":
-					_, err = fifo.NewRing(fifo.Options{Shards: n})
-				}
-				return err
-			}
-		}
+		qi := layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts)
 		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, qi})
 	}
 	return out
@@ -274,6 +281,12 @@ func fifoFamily() family {
 
 func TestFIFOBadInput(t *testing.T) { runCases(t, fifoCases, fifoImpls()) }
 
+var deltaFIFOLayouts = map[string]func(int) error{
+	"mutex":   func(n int) error { return errOf(deltafifo.NewMutex(deltafifo.Options{Shards: n})) },
+	"sharded": func(n int) error { return errOf(deltafifo.NewSharded(deltafifo.Options{Shards: n})) },
+	"ring":    func(n int) error { return errOf(deltafifo.NewRing(deltafifo.Options{Shards: n})) },
+}
+
 func deltaFIFOImpls() []impl[queueImpl] {
 	var out []impl[queueImpl]
 	for _, e := range deltafifo.Impls {
@@ -283,22 +296,7 @@ func deltaFIFOImpls() []impl[queueImpl] {
 		qi := queueImpl{new: func(keyFunc cache.KeyFunc) cache.Queue {
 			return e.New(cache.DeltaFIFOOptions{KeyFunction: keyFunc})
 		}}
-		if n, ok := badLayout[e.Name]; ok {
-			qi.badValue = n
-			qi.badOptions = func() error {
-				var err error
-				switch e.Name {
-				case "mutex":
-					_, err = deltafifo.NewMutex(deltafifo.Options{Shards: n})
-				case "sharded":
-					_, err = deltafifo.NewSharded(deltafifo.Options{Shards: n})
-				case "ring":
-					_, err = deltafifo.NewRing(deltafifo.Options{Shards: n})
-				}
-				return err
-			}
-		}
-		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, qi})
+		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, layoutImpl(e.Name, qi, deltaFIFOLayouts)})
 	}
 	return out
 }

@@ -129,12 +129,18 @@ func outcome(s cache.ThreadSafeStore, reported *[]error, cause error, write func
 	return out + "; " + storeState(s)
 }
 
-// storeUpdate writes obj over key k holding v=old.
-func storeUpdate(si storeImpl, obj any, cause error) string {
+// onStore runs write on a store holding key k with v=old, and describes
+// the outcome.
+func onStore(si storeImpl, cause error, write func(s cache.ThreadSafeStore)) string {
 	var reported []error
 	s := si.new(cache.Indexers{"v": vIndex}, &reported)
 	s.Add("k", labelled("k", "old"))
-	return outcome(s, &reported, cause, func() { s.Update("k", obj) })
+	return outcome(s, &reported, cause, func() { write(s) })
+}
+
+// storeUpdate writes obj over key k holding v=old.
+func storeUpdate(si storeImpl, obj any, cause error) string {
+	return onStore(si, cause, func(s cache.ThreadSafeStore) { s.Update("k", obj) })
 }
 
 var storeCases = []badCase[storeImpl]{
@@ -170,10 +176,7 @@ var storeCases = []badCase[storeImpl]{
 		variants: "rejected: reports an IndexError naming key and index; store {k=old}, index v {old→k}",
 		note:     "client-go has swapped the items in when it panics; the variants build the new content aside and keep the old",
 		probe: func(t *testing.T, si storeImpl) string {
-			var reported []error
-			s := si.new(cache.Indexers{"v": vIndex}, &reported)
-			s.Add("k", labelled("k", "old"))
-			return outcome(s, &reported, errBadIndex, func() {
+			return onStore(si, errBadIndex, func(s cache.ThreadSafeStore) {
 				s.Replace(map[string]any{"a": labelled("a", "new"), "b": labelled("b", "fail")}, "1")
 			})
 		},
@@ -243,10 +246,7 @@ var storeCases = []badCase[storeImpl]{
 		name:     "Delete of an unknown key",
 		upstream: "ignored; store {k=old}, index v {old→k}",
 		probe: func(t *testing.T, si storeImpl) string {
-			var reported []error
-			s := si.new(cache.Indexers{"v": vIndex}, &reported)
-			s.Add("k", labelled("k", "old"))
-			return strings.Replace(outcome(s, &reported, nil, func() { s.Delete("unknown") }), "accepted", "ignored", 1)
+			return strings.Replace(onStore(si, nil, func(s cache.ThreadSafeStore) { s.Delete("unknown") }), "accepted", "ignored", 1)
 		},
 	},
 	{

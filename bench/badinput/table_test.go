@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/queuelab/queuelab/queues/registry"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/bad-input.md from the cases tables")
@@ -39,6 +41,16 @@ type impl[E any] struct {
 	name     string
 	upstream bool
 	e        E
+}
+
+// entries lists a registry as implementations, upstream (named baseline)
+// first.
+func entries[N, G any](list registry.List[N, G], baseline string) []impl[registry.Entry[N, G]] {
+	var out []impl[registry.Entry[N, G]]
+	for _, e := range list {
+		out = append(out, impl[registry.Entry[N, G]]{e.Name, e.Name == baseline, e})
+	}
+	return out
 }
 
 // family is one family's table as the document shows it.

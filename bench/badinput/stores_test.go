@@ -172,12 +172,14 @@ var storeCases = []badCase[storeImpl]{
 	},
 	{
 		name:     "index function error (Replace)",
-		upstream: `panics (unable to calculate an index entry for key "b" on index "v": injected index error); store {a=new b=fail}, index v {new→a}`,
+		upstream: `panics (unable to calculate an index entry for key "b" on index "v": injected index error); store {b=fail}, index v {}`,
 		variants: "rejected: reports an IndexError naming key and index; store {k=old}, index v {old→k}",
 		note:     "client-go has swapped the items in when it panics; the variants build the new content aside and keep the old",
 		probe: func(t *testing.T, si storeImpl) string {
 			return onStore(si, errBadIndex, func(s cache.ThreadSafeStore) {
-				s.Replace(map[string]any{"a": labelled("a", "new"), "b": labelled("b", "fail")}, "1")
+				// One object only: client-go indexes a map, so with more the
+				// panic would leave a random part indexed.
+				s.Replace(map[string]any{"b": labelled("b", "fail")}, "1")
 			})
 		},
 	},

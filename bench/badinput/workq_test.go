@@ -155,29 +155,34 @@ type delayingQueue struct {
 
 // newLayer builds a delaying queue: upstream's, or the workq layer over one
 // of the registry's queues.
-type newLayer func(limiter workqueue.TypedRateLimiter[string]) delayingQueue
+type newLayer func(limiter workqueue.TypedRateLimiter[string]) (delayingQueue, error)
 
 // layerImpls is client-go's rate-limiting queue, then workq.NewRateLimiting
 // (over workq.NewDelaying) over every work queue of the registry.
 func layerImpls() []impl[newLayer] {
-	out := []impl[newLayer]{{registry.Baseline, true, func(l workqueue.TypedRateLimiter[string]) delayingQueue {
+	out := []impl[newLayer]{{registry.Baseline, true, func(l workqueue.TypedRateLimiter[string]) (delayingQueue, error) {
 		clk := clocktesting.NewFakeClock(time.Unix(0, 0))
 		return delayingQueue{workqueue.NewTypedRateLimitingQueueWithConfig(l, workqueue.TypedRateLimitingQueueConfig[string]{
 			Clock: clk,
-		}), clk}
+		}), clk}, nil
 	}}}
 	for _, e := range workq.Impls[string]() {
-		out = append(out, impl[newLayer]{"layer/" + e.Name, false, func(l workqueue.TypedRateLimiter[string]) delayingQueue {
+		out = append(out, impl[newLayer]{"layer/" + e.Name, false, func(l workqueue.TypedRateLimiter[string]) (delayingQueue, error) {
 			clk := clocktesting.NewFakeClock(time.Unix(0, 0))
-			q := registry.Must(workq.NewRateLimiting(e.New(), l, workq.LayerOptions{Clock: clk}))
-			return delayingQueue{q, clk}
+			inner := e.New()
+			q, err := workq.NewRateLimiting(inner, l, workq.LayerOptions{Clock: clk})
+			if err != nil {
+				inner.ShutDown()
+				return delayingQueue{}, err
+			}
+			return delayingQueue{q, clk}, nil
 		}})
 	}
 	return out
 }
 
 func newDelaying(nl newLayer) delayingQueue {
-	return nl(workqueue.DefaultTypedControllerRateLimiter[string]())
+	return registry.Must(nl(workqueue.DefaultTypedControllerRateLimiter[string]()))
 }
 
 // waitLen waits until q holds n ready items; a delayed item reaches the
@@ -254,6 +259,23 @@ func delayingFamily() family {
 func TestDelayingBadInput(t *testing.T) { runCases(t, delayingCases, layerImpls()) }
 
 var rateLimitingCases = []badCase[newLayer]{
+	{
+		name:     "nil rate limiter",
+		upstream: "accepted; AddRateLimited then panics: runtime error: invalid memory address or nil pointer dereference",
+		variants: "constructor returns an error: workq: NewRateLimiting: nil rate limiter",
+		note:     "where client-go fails at the first retry, the variants fail at construction",
+		probe: func(t *testing.T, nl newLayer) string {
+			q, err := nl(nil)
+			if err != nil {
+				return "constructor returns an error: " + err.Error()
+			}
+			defer q.ShutDown()
+			if msg := panics(func() { q.AddRateLimited("a") }); msg != "" {
+				return "accepted; AddRateLimited then panics: " + msg
+			}
+			return "accepted"
+		},
+	},
 	{
 		name:     "Forget and NumRequeues of an unknown item",
 		upstream: "ignored (NumRequeues 0)",

@@ -218,6 +218,7 @@ type promMetrics struct {
 
 var _ workqueue.MetricsProvider = (*promMetrics)(nil)
 
+// newPromMetrics registers the collectors in reg, which must be fresh.
 func newPromMetrics(reg prometheus.Registerer) *promMetrics {
 	byName := []string{"name"}
 	gauge := func(name string) *prometheus.GaugeVec {
@@ -239,30 +240,37 @@ func newPromMetrics(reg prometheus.Registerer) *promMetrics {
 	return m
 }
 
+// NewDepthMetric is the queue's workqueue_depth series.
 func (m *promMetrics) NewDepthMetric(name string) workqueue.GaugeMetric {
 	return m.depth.WithLabelValues(name)
 }
 
+// NewAddsMetric is the queue's workqueue_adds_total series.
 func (m *promMetrics) NewAddsMetric(name string) workqueue.CounterMetric {
 	return m.adds.WithLabelValues(name)
 }
 
+// NewLatencyMetric is the queue's workqueue_queue_duration_seconds series.
 func (m *promMetrics) NewLatencyMetric(name string) workqueue.HistogramMetric {
 	return m.latency.WithLabelValues(name)
 }
 
+// NewWorkDurationMetric is the queue's workqueue_work_duration_seconds series.
 func (m *promMetrics) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
 	return m.workDuration.WithLabelValues(name)
 }
 
+// NewUnfinishedWorkSecondsMetric is the queue's workqueue_unfinished_work_seconds series.
 func (m *promMetrics) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
 	return m.unfinished.WithLabelValues(name)
 }
 
+// NewLongestRunningProcessorSecondsMetric is the queue's workqueue_longest_running_processor_seconds series.
 func (m *promMetrics) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
 	return m.longest.WithLabelValues(name)
 }
 
+// NewRetriesMetric is the queue's workqueue_retries_total series.
 func (m *promMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
 	return m.retries.WithLabelValues(name)
 }

@@ -38,9 +38,10 @@ func keyIndex(key string) int {
 
 // BenchmarkWorkQueue measures every registered workqueue implementation,
 // client-go's included: the single-goroutine round trip, the dedup path, and
-// producer/consumer pipelines reporting items/s. The round trip also runs in
-// the configuration client-go controllers run (queueConfig): metrics on,
-// items parked behind AddAfter.
+// producer/consumer pipelines reporting items/s. The round trip and the
+// pipelines of 8 producers and 8 consumers also run in the configuration
+// client-go controllers run (queueConfig): metrics on, items parked behind
+// AddAfter.
 func BenchmarkWorkQueue(b *testing.B) {
 	impls := workq.Impls[string]()
 	const keys = 1024
@@ -53,12 +54,18 @@ func BenchmarkWorkQueue(b *testing.B) {
 		benchAddDup(b, newWorkQueue(b, e, plain), workKeys(keys))
 	})
 	for _, workers := range []int{2, 8, 64} {
+		configs := []queueConfig{plain}
+		if workers == 8 {
+			configs = everyConfig // the contention headline's, and bench-scaling's
+		}
 		for _, k := range []int{1024, 100_000} {
 			ks := workKeys(k)
-			name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/%s", workers, workers, k, plain)
-			eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
-				benchPipeline(b, newWorkQueue(b, e, plain), ks, workers, workers, nil)
-			})
+			for _, c := range configs {
+				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/%s", workers, workers, k, c)
+				eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
+					benchPipeline(b, newWorkQueue(b, e, c), ks, workers, workers, nil)
+				})
+			}
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
 
@@ -22,35 +24,58 @@ var (
 	topPriority  = 100
 )
 
-func newPriorityQueue(b *testing.B, e priorityq.Entry[string]) priorityq.PriorityQueue[string] {
-	q, err := e.New(priorityq.Options[string]{})
+// newPriorityQueue builds e's queue in configuration c. With metrics, the
+// queue is named, so it publishes through controller-runtime's provider as
+// every controller-runtime controller's queue does: controller-runtime's
+// own queue through its internal provider, the lab's through crmetrics,
+// which writes into the same collectors. Both live in controller-runtime's
+// process-wide registry and cannot be pointed at another, so every
+// metrics=on queue reuses one name (metricsName) and so one set of series,
+// which keeps the registry from growing from one sub-benchmark to the next;
+// the series' values carry over, which costs nothing. The run is checked at
+// the end to have counted adds.
+func newPriorityQueue(b *testing.B, e priorityq.Entry[string], c queueConfig) priorityq.PriorityQueue[string] {
+	var o priorityq.Options[string]
+	if c.metrics {
+		o.Name = metricsName
+		before := addsTotal(b, crmetrics.Registry)
+		b.Cleanup(func() { requireAdds(b, crmetrics.Registry, before) })
+	}
+	q, err := e.New(o)
 	if err != nil {
 		b.Fatal(err)
 	}
+	c.park(q)
 	return q
 }
 
 // BenchmarkPriorityQueue measures every registered priority queue,
 // controller-runtime's included: the single-worker round trip, the closed
 // pipeline of BenchmarkWorkQueue (items/s), the same pipeline with every
-// add at one of three priorities, and the initial-list flood.
+// add at one of three priorities, and the initial-list flood. The round
+// trip and the pipelines also run in the configuration controller-runtime
+// controllers run (queueConfig): metrics on, items parked behind AddAfter.
 func BenchmarkPriorityQueue(b *testing.B) {
 	impls := priorityq.Impls[string]()
 	const keys = 1024
-	eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d", keys), func(b *testing.B, e priorityq.Entry[string]) {
-		benchAddGetDone(b, newPriorityQueue(b, e), workKeys(keys))
-	})
+	for _, c := range everyConfig {
+		eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e priorityq.Entry[string]) {
+			benchAddGetDone(b, newPriorityQueue(b, e, c), workKeys(keys))
+		})
+	}
 	const many = 100_000
 	ks := workKeys(many)
 	for _, workers := range []int{8, 64} {
-		eachImpl(b, impls, fmt.Sprintf("op=pipeline/workers=%d/keys=%d", workers, many), func(b *testing.B, e priorityq.Entry[string]) {
-			benchPipeline(b, newPriorityQueue(b, e), ks, workers, workers, nil)
-		})
+		for _, c := range everyConfig {
+			eachImpl(b, impls, fmt.Sprintf("op=pipeline/workers=%d/keys=%d/%s", workers, many, c), func(b *testing.B, e priorityq.Entry[string]) {
+				benchPipeline(b, newPriorityQueue(b, e, c), ks, workers, workers, nil)
+			})
+		}
 	}
-	eachImpl(b, impls, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
-		benchMixedPriority(b, newPriorityQueue(b, e), ks, 8)
+	eachImpl(b, impls, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e priorityq.Entry[string]) {
+		benchMixedPriority(b, newPriorityQueue(b, e, plain), ks, 8)
 	})
-	eachImpl(b, impls, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d", many), func(b *testing.B, e priorityq.Entry[string]) {
+	eachImpl(b, impls, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e priorityq.Entry[string]) {
 		benchInitialListFlood(b, e, ks, 8)
 	})
 }
@@ -93,7 +118,7 @@ func benchInitialListFlood(b *testing.B, e priorityq.Entry[string], keys []strin
 	var window time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		q := newPriorityQueue(b, e)
+		q := newPriorityQueue(b, e, plain)
 		q.AddWithOpts(low, keys...)
 		b.StartTimer()
 		addedAt := make([]time.Time, floodHigh)

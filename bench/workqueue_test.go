@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/queues/registry"
@@ -37,25 +38,248 @@ func keyIndex(key string) int {
 
 // BenchmarkWorkQueue measures every registered workqueue implementation,
 // client-go's included: the single-goroutine round trip, the dedup path, and
-// producer/consumer pipelines reporting items/s.
+// producer/consumer pipelines reporting items/s. The round trip and the
+// pipelines of 8 producers and 8 consumers also run in the configuration
+// client-go controllers run (queueConfig): metrics on, items parked behind
+// AddAfter.
 func BenchmarkWorkQueue(b *testing.B) {
 	impls := workq.Impls[string]()
 	const keys = 1024
-	eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d", keys), func(b *testing.B, e workq.Entry[string]) {
-		benchAddGetDone(b, e.New(), workKeys(keys))
-	})
-	eachImpl(b, impls, fmt.Sprintf("op=add-dup/keys=%d", keys), func(b *testing.B, e workq.Entry[string]) {
-		benchAddDup(b, e.New(), workKeys(keys))
+	for _, c := range everyConfig {
+		eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e workq.Entry[string]) {
+			benchAddGetDone(b, newWorkQueue(b, e, c), workKeys(keys))
+		})
+	}
+	eachImpl(b, impls, fmt.Sprintf("op=add-dup/keys=%d/%s", keys, plain), func(b *testing.B, e workq.Entry[string]) {
+		benchAddDup(b, newWorkQueue(b, e, plain), workKeys(keys))
 	})
 	for _, workers := range []int{2, 8, 64} {
+		configs := []queueConfig{plain}
+		if workers == 8 {
+			configs = everyConfig // the contention headline's, and bench-scaling's
+		}
 		for _, k := range []int{1024, 100_000} {
 			ks := workKeys(k)
-			name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d", workers, workers, k)
-			eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
-				benchPipeline(b, e.New(), ks, workers, workers, nil)
-			})
+			for _, c := range configs {
+				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/%s", workers, workers, k, c)
+				eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
+					benchPipeline(b, newWorkQueue(b, e, c), ks, workers, workers, nil)
+				})
+			}
 		}
 	}
+}
+
+// queueConfig is how a benchmark's queue is configured beyond its
+// implementation, in the two respects that change a controller's queue
+// most: whether it is named and so publishes metrics on every operation,
+// and how many items sit parked behind AddAfter (an hour ahead, on the
+// real clock, so none fires during the run), as retries and RequeueAfter
+// keep some parked in nearly every controller.
+type queueConfig struct {
+	metrics bool
+	delayed int
+}
+
+// String is the configuration's part of a benchmark name.
+func (c queueConfig) String() string {
+	m := "off"
+	if c.metrics {
+		m = "on"
+	}
+	return fmt.Sprintf("metrics=%s/delayed=%d", m, c.delayed)
+}
+
+// plain is an unnamed queue with nothing parked: every benchmark runs it;
+// everyConfig is the cross-product, run only where a result is quoted for
+// the configuration controllers run, to keep the matrix small.
+var (
+	plain       = queueConfig{}
+	everyConfig = []queueConfig{plain, {metrics: true}, {delayed: 1000}, {metrics: true, delayed: 1000}}
+)
+
+// metricsName names every metrics=on queue. Sub-benchmarks run one at a
+// time and each shuts its queue down, so no two live queues share it.
+const metricsName = "bench"
+
+// park adds c.delayed items, distinct from every workKeys key, an hour
+// ahead.
+func (c queueConfig) park(q workqueue.TypedDelayingInterface[string]) {
+	for i := range c.delayed {
+		q.AddAfter("parked-"+strconv.Itoa(i), time.Hour)
+	}
+}
+
+// workQueueWithOptions builds each registered work queue from options, so
+// it can be named and publish metrics; the registry's constructors take
+// none. Keyed by registry name: an implementation missing here fails
+// newWorkQueue rather than being measured without metrics.
+var workQueueWithOptions = map[string]func(workq.Options) (workqueue.TypedInterface[string], error){
+	registry.Baseline: func(o workq.Options) (workqueue.TypedInterface[string], error) {
+		return workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: o.Name, MetricsProvider: o.MetricsProvider}), nil
+	},
+	"mutex":   widen(workq.NewMutex[string]),
+	"sharded": widen(workq.NewSharded[string]),
+	"ring":    widen(workq.NewRing[string]),
+}
+
+// widen turns a constructor's concrete result into the interface.
+func widen[Q workqueue.TypedInterface[string]](newQ func(workq.Options) (Q, error)) func(workq.Options) (workqueue.TypedInterface[string], error) {
+	return func(o workq.Options) (workqueue.TypedInterface[string], error) {
+		q, err := newQ(o)
+		if err != nil {
+			return nil, err
+		}
+		return q, nil
+	}
+}
+
+// newWorkQueue builds e's queue in configuration c. With metrics, the queue
+// is named and publishes through client-go's MetricsProvider into a
+// Prometheus registry of this benchmark's own, which is checked at the end
+// to have counted adds. With parked items, it runs under the rate-limiting
+// layer a controller puts over it (client-go's own for client-go's queue,
+// the lab's for the others), which holds them. The plain configuration is
+// the registry's constructor as is.
+func newWorkQueue(b *testing.B, e workq.Entry[string], c queueConfig) workqueue.TypedInterface[string] {
+	if c == plain {
+		return e.New()
+	}
+	var o workq.Options
+	var reg *prometheus.Registry
+	if c.metrics {
+		reg = prometheus.NewRegistry()
+		o.MetricsProvider, o.Name = newPromMetrics(reg), metricsName
+		b.Cleanup(func() { requireAdds(b, reg, 0) })
+	}
+	newQ, ok := workQueueWithOptions[e.Name]
+	if !ok {
+		b.Fatalf("impl=%s: no constructor with options in workQueueWithOptions", e.Name)
+	}
+	if c.delayed == 0 {
+		q, err := newQ(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return q
+	}
+	limiter := workqueue.DefaultTypedControllerRateLimiter[string]()
+	var q workqueue.TypedRateLimitingInterface[string]
+	if e.Name == registry.Baseline {
+		q = workqueue.NewTypedRateLimitingQueueWithConfig(limiter, workqueue.TypedRateLimitingQueueConfig[string]{Name: o.Name, MetricsProvider: o.MetricsProvider})
+	} else {
+		base, err := newQ(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err = workq.NewRateLimiting(base, limiter, workq.LayerOptions{MetricsProvider: o.MetricsProvider, Name: o.Name})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	c.park(q)
+	return q
+}
+
+// requireAdds fails b unless the workqueue_adds_total series of
+// metricsName in g has grown past before: a metrics=on benchmark whose
+// queue published nothing would measure metrics=off under the wrong name.
+func requireAdds(b *testing.B, g prometheus.Gatherer, before float64) {
+	if after := addsTotal(b, g); after <= before {
+		b.Errorf("metrics=on: workqueue_adds_total{name=%q} is %v, was %v: the queue published no adds", metricsName, after, before)
+	}
+}
+
+// addsTotal reads the workqueue_adds_total series of metricsName in g (0
+// when absent).
+func addsTotal(b *testing.B, g prometheus.Gatherer) float64 {
+	families, err := g.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "workqueue_adds_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "name" && l.GetValue() == metricsName {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// promMetrics is a client-go workqueue.MetricsProvider over a Prometheus
+// registry, with the series k8s.io/component-base publishes for
+// kube-controller-manager's queues (workqueue_depth, workqueue_adds_total,
+// ..., labelled by queue name and with its buckets): what a client-go
+// controller that publishes its queue's metrics runs on every operation.
+type promMetrics struct {
+	depth, unfinished, longest *prometheus.GaugeVec
+	adds, retries              *prometheus.CounterVec
+	latency, workDuration      *prometheus.HistogramVec
+}
+
+var _ workqueue.MetricsProvider = (*promMetrics)(nil)
+
+// newPromMetrics registers the collectors in reg, which must be fresh.
+func newPromMetrics(reg prometheus.Registerer) *promMetrics {
+	byName := []string{"name"}
+	gauge := func(name string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Subsystem: "workqueue", Name: name, Help: name}, byName)
+	}
+	counter := func(name string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Subsystem: "workqueue", Name: name, Help: name}, byName)
+	}
+	histogram := func(name string) *prometheus.HistogramVec {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Subsystem: "workqueue", Name: name, Help: name,
+			Buckets: prometheus.ExponentialBuckets(10e-9, 10, 10)}, byName)
+	}
+	m := &promMetrics{
+		depth: gauge("depth"), unfinished: gauge("unfinished_work_seconds"), longest: gauge("longest_running_processor_seconds"),
+		adds: counter("adds_total"), retries: counter("retries_total"),
+		latency: histogram("queue_duration_seconds"), workDuration: histogram("work_duration_seconds"),
+	}
+	reg.MustRegister(m.depth, m.unfinished, m.longest, m.adds, m.retries, m.latency, m.workDuration)
+	return m
+}
+
+// NewDepthMetric is the queue's workqueue_depth series.
+func (m *promMetrics) NewDepthMetric(name string) workqueue.GaugeMetric {
+	return m.depth.WithLabelValues(name)
+}
+
+// NewAddsMetric is the queue's workqueue_adds_total series.
+func (m *promMetrics) NewAddsMetric(name string) workqueue.CounterMetric {
+	return m.adds.WithLabelValues(name)
+}
+
+// NewLatencyMetric is the queue's workqueue_queue_duration_seconds series.
+func (m *promMetrics) NewLatencyMetric(name string) workqueue.HistogramMetric {
+	return m.latency.WithLabelValues(name)
+}
+
+// NewWorkDurationMetric is the queue's workqueue_work_duration_seconds series.
+func (m *promMetrics) NewWorkDurationMetric(name string) workqueue.HistogramMetric {
+	return m.workDuration.WithLabelValues(name)
+}
+
+// NewUnfinishedWorkSecondsMetric is the queue's workqueue_unfinished_work_seconds series.
+func (m *promMetrics) NewUnfinishedWorkSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	return m.unfinished.WithLabelValues(name)
+}
+
+// NewLongestRunningProcessorSecondsMetric is the queue's workqueue_longest_running_processor_seconds series.
+func (m *promMetrics) NewLongestRunningProcessorSecondsMetric(name string) workqueue.SettableGaugeMetric {
+	return m.longest.WithLabelValues(name)
+}
+
+// NewRetriesMetric is the queue's workqueue_retries_total series.
+func (m *promMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
+	return m.retries.WithLabelValues(name)
 }
 
 // eachImpl runs run as one sub-benchmark per registered implementation,

@@ -39,7 +39,7 @@ func newCtrlRuntime(r *run, inf Informer, queue string) (*ctrlRuntime, error) {
 	}
 	cr := &ctrlRuntime{r: r, inf: inf}
 	skip := true
-	cr.c, err = controller.NewTypedUnmanaged("queuelab", controller.TypedOptions[reconcile.Request]{
+	cr.c, err = controller.NewTypedUnmanaged(r.name, controller.TypedOptions[reconcile.Request]{
 		Reconciler: reconcile.Func(func(_ context.Context, req reconcile.Request) (reconcile.Result, error) {
 			return reconcile.Result{}, r.reconcile(req.Namespace, req.Name)
 		}),

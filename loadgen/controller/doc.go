@@ -13,7 +13,13 @@
 // The reconcile reads through a client-go lister (Get, then a List of its
 // namespace by label selector, which is ByIndex on the namespace index, as
 // kube-controller-manager's controllers do), burns configurable CPU and
-// fails a configurable fraction of the time.
+// fails a configurable fraction of the time; it may also wait without CPU,
+// as an I/O-bound reconcile waits on an API.
+//
+// A run may hold several controllers of one style on one shared informer
+// (Options.Controllers), as kube-controller-manager runs its controllers
+// over one informer factory: each registers its own handler and has its own
+// queue, workers and ledger, and the run is correct only if every ledger is.
 //
 // A stack is one informer kind × one queue kind (Informers, Queues); the
 // baselines are client-go's SharedIndexInformer with client-go's queue

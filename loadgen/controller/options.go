@@ -20,6 +20,18 @@ type Options struct {
 	Lists int
 	// ReconcileCost is CPU each reconcile burns after reading.
 	ReconcileCost time.Duration
+	// ReconcileSleep is how long each reconcile then waits without CPU,
+	// standing in for a call to the API server or a cloud API: an I/O-bound
+	// reconcile holds its worker and its key but leaves the CPU to others.
+	ReconcileSleep time.Duration
+	// Controllers is how many controllers run in the process, each with its
+	// own handler registration, queue, Workers workers and books, all on
+	// one shared informer, as kube-controller-manager's controllers share
+	// one informer factory (0 or 1: one controller). Every controller's
+	// ledger is checked. With more than one, the stream must not miss
+	// deletes: the relist that reveals one books it in the source's ledger
+	// alone.
+	Controllers int
 	// ErrorRate is the fraction of reconciles that fail and are requeued
 	// rate-limited (forever: a controller never drops a key).
 	ErrorRate float64
@@ -48,6 +60,12 @@ func DefaultOptions() Options {
 func (o Options) Validate() error {
 	if o.Lists < 0 {
 		return gen.Fieldf("lists", "must be >= 0, got %d", o.Lists)
+	}
+	if o.ReconcileSleep < 0 {
+		return gen.Fieldf("reconcile-sleep", "must be >= 0, got %v", o.ReconcileSleep)
+	}
+	if o.Controllers < 0 {
+		return gen.Fieldf("controllers", "must be >= 0, got %d", o.Controllers)
 	}
 	if err := o.Faults.Validate(); err != nil {
 		return err

@@ -30,10 +30,13 @@ func indexers() cache.Indexers {
 	return cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
 }
 
-// run is one controller run's shared state: the books, the measurements
-// and the reconcile both styles call.
+// run is one controller's state in a run: the books, the measurements and
+// the reconcile both styles call. A run of several controllers
+// (Options.Controllers) has one per controller: the first, which the watch
+// source books its emissions in, drives the run and holds them all (fleet).
 type run struct {
 	o      Options
+	name   string // the controller's name (controller-runtime's, its queue's)
 	stream *gen.Stream
 	objs   *gen.Objects
 	led    *account.Ledger
@@ -62,6 +65,11 @@ type run struct {
 	allLats []*metrics.Latency
 	staleMu sync.Mutex
 	stale   *metrics.Latency
+	// fleet is every controller on the informer, this one first (set in
+	// the first one only); deletes[rv-InitialRV] says whether the watch
+	// event of rv deletes, for booking it in the others' ledgers.
+	fleet   []*run
+	deletes []bool
 }
 
 // now is the run's clock in ns, shared with the ledger.
@@ -101,6 +109,9 @@ func (r *run) reconcile(namespace, name string) error {
 	}
 	r.led.CheckRead(k, before, exists, rv)
 	spin(r.o.ReconcileCost)
+	if r.o.ReconcileSleep > 0 {
+		time.Sleep(r.o.ReconcileSleep)
+	}
 	failed := r.o.ErrorRate > 0 && rand.Float64() < r.o.ErrorRate
 	if !failed {
 		now := r.now()
@@ -138,10 +149,17 @@ func (r *run) covered(k int, now, latency int64) {
 	}
 }
 
-// onEmit is the source's hook for every watch event.
-func (r *run) onEmit(_ int, rv uint64, at int64) {
-	if i := rv - r.stream.InitialRV; rv > r.stream.InitialRV && i < uint64(len(r.emitAt)) {
-		r.emitAt[i].Store(at + 1)
+// onEmit is the source's hook for every watch event; it books the event
+// in the other controllers' ledgers, as the source books it in r's right
+// after.
+func (r *run) onEmit(k int, rv uint64, at int64) {
+	i := rv - r.stream.InitialRV
+	if rv <= r.stream.InitialRV || i >= uint64(len(r.emitAt)) {
+		return
+	}
+	r.emitAt[i].Store(at + 1)
+	for _, p := range r.fleet[1:] {
+		p.led.Emit(k, rv, r.deletes[i], at)
 	}
 }
 
@@ -263,6 +281,9 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	if o.Controllers > 1 && s.Stats.MissedDeletes > 0 {
+		return nil, gen.Fieldf("controllers", "%d controllers need a stream without missed deletes (it has %d)", o.Controllers, s.Stats.MissedDeletes)
+	}
 	r := newRun(s, objs, o)
 	src := watchsrc.New(s, objs, r.led, o.Schedule, r.base)
 	if err := src.Inject(o.Faults); err != nil {
@@ -272,11 +293,45 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 	return r.drive(ctx, st, sk, sourceFeed{src})
 }
 
+// controllerName is the name of a controller of a run, its queue's name
+// too: "queuelab", or "queuelab-<i>" for the i-th of several.
+const controllerName = "queuelab"
+
+// newRun returns the run's first controller, which holds them all.
+// The source books emissions in the first one's ledger; the others' are
+// booked by onEmit for watch events and here for the initial list, which
+// the source books when the informer lists it (key k at resourceVersion
+// k+1): no reconcile can observe it earlier.
 func newRun(s *gen.Stream, objs *gen.Objects, o Options) *run {
+	r := newController(s, objs, o, time.Now(), controllerName, make([]atomic.Int64, len(s.Events)+1))
+	r.fleet = []*run{r}
+	if o.Controllers <= 1 {
+		return r
+	}
+	r.name += "-0"
+	r.deletes = make([]bool, len(s.Events)+1)
+	for _, e := range s.Events {
+		if e.Kind == gen.Deleted {
+			r.deletes[e.RV-s.InitialRV] = true
+		}
+	}
+	for i := 1; i < o.Controllers; i++ {
+		p := newController(s, objs, o, r.base, fmt.Sprintf("%s-%d", controllerName, i), r.emitAt)
+		for k := range s.Config.Objects {
+			p.led.Emit(k, uint64(k+1), false, p.now())
+		}
+		r.fleet = append(r.fleet, p)
+	}
+	return r
+}
+
+// newController is one controller's state; emitAt is shared by all of a
+// run's, as the first notification of an event takes its emission time.
+func newController(s *gen.Stream, objs *gen.Objects, o Options, base time.Time, name string, emitAt []atomic.Int64) *run {
 	r := &run{
-		o: o, stream: s, objs: objs, led: account.New(s.Universe()), base: time.Now(),
+		o: o, name: name, stream: s, objs: objs, led: account.New(s.Universe()), base: base,
 		version:     func(m metav1.Object) (uint64, bool) { return gen.RV(m) },
-		emitAt:      make([]atomic.Int64, len(s.Events)+1),
+		emitAt:      emitAt,
 		initialSeen: make([]atomic.Bool, s.Config.Objects),
 		lats:        make(chan *metrics.Latency, o.Workers),
 		stale:       metrics.NewLatency(),
@@ -287,6 +342,39 @@ func newRun(s *gen.Stream, objs *gen.Objects, o Options) *run {
 		r.lats <- l
 	}
 	return r
+}
+
+// all is every controller of the run, r first.
+func (r *run) all() []*run { return r.fleet }
+
+// sum adds f over every controller of the run.
+func (r *run) sum(f func(*run) int64) int64 {
+	var n int64
+	for _, c := range r.all() {
+		n += f(c)
+	}
+	return n
+}
+
+// setMeasuring starts or ends the measured phase for every controller.
+func (r *run) setMeasuring(on bool) {
+	for _, c := range r.all() {
+		c.measuring.Store(on)
+	}
+}
+
+// syncedAtAll is 1 + when the last controller had reconciled every object
+// of the initial list, or 0 while one has not.
+func (r *run) syncedAtAll() int64 {
+	var last int64
+	for _, c := range r.all() {
+		at := c.syncedAt.Load()
+		if at == 0 {
+			return 0
+		}
+		last = max(last, at)
+	}
+	return last
 }
 
 // drive runs the controller over src until every change was reconciled.
@@ -302,19 +390,25 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	inf := &measured{Informer: base, r: r, registered: make(chan struct{})}
-	r.lister = listersv1.NewPodLister(inf.GetIndexer())
-	var c controllerRun
-	switch st {
-	case ClientGo:
-		c, err = newClientGo(r, inf, sk.Queue)
-	case CtrlRuntime:
-		c, err = newCtrlRuntime(r, inf, sk.Queue)
-	default:
-		err = fmt.Errorf("unknown controller style %q", st)
-	}
-	if err != nil {
-		return nil, err
+	lister := listersv1.NewPodLister(base.GetIndexer())
+	var cs []controllerRun
+	var infs []*measured
+	for _, cr := range r.all() {
+		inf := &measured{Informer: base, r: cr, registered: make(chan struct{})}
+		cr.lister = lister
+		var c controllerRun
+		switch st {
+		case ClientGo:
+			c, err = newClientGo(cr, inf, sk.Queue)
+		case CtrlRuntime:
+			c, err = newCtrlRuntime(cr, inf, sk.Queue)
+		default:
+			err = fmt.Errorf("unknown controller style %q", st)
+		}
+		if err != nil {
+			return nil, err
+		}
+		cs, infs = append(cs, c), append(infs, inf)
 	}
 	res := &Result{Style: st, Impl: sk.Name(), Baseline: sk == Baseline(st), Digest: s.Digest}
 
@@ -322,13 +416,22 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	var wg sync.WaitGroup
 	stop := sync.OnceFunc(func() { cancel(); wg.Wait() })
 	defer stop()
-	if err := c.start(runCtx, &wg); err != nil {
-		return nil, err
+	for i, c := range cs {
+		if err := c.start(runCtx, &wg); err != nil {
+			return nil, err
+		}
+		select {
+		case <-infs[i].registered:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	select {
-	case <-inf.registered:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	depth := func() int64 {
+		var n int64
+		for _, c := range cs {
+			n += int64(c.depth())
+		}
+		return n
 	}
 	// The profiles cover the measured phase: from the release of the live
 	// stream (with the initial list, for a restart) to the drain.
@@ -338,13 +441,13 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 			return nil, err
 		}
 		src.release()
-		r.measuring.Store(true)
+		r.setMeasuring(true)
 	}
 	snap0, cpu0 := metrics.ReadSnapshot(), cpuTime()
-	sampler := metrics.StartSampler(nil, func() int64 { return int64(c.depth()) }, r.led.Uncovered)
+	sampler := metrics.StartSampler(nil, depth, func() int64 { return r.sum(func(c *run) int64 { return c.led.Uncovered() }) })
 	t0 := time.Now()
-	wg.Go(func() { inf.RunWithContext(runCtx) })
-	synced := func() bool { return r.syncedAt.Load() != 0 || s.Config.Objects == 0 }
+	wg.Go(func() { base.RunWithContext(runCtx) })
+	synced := func() bool { return r.syncedAtAll() != 0 || s.Config.Objects == 0 }
 	if !o.Restart {
 		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
 			res.Sync = time.Since(t0)
@@ -352,7 +455,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 				return nil, err
 			}
 			snap0, cpu0 = metrics.ReadSnapshot(), cpuTime()
-			r.measuring.Store(true)
+			r.setMeasuring(true)
 			t0 = time.Now()
 			src.release()
 		}
@@ -361,17 +464,17 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		res.Stalled = r.drain(ctx, src.exhausted(), synced)
 	}
 	res.Duration = time.Since(t0)
-	if o.Restart && r.syncedAt.Load() != 0 {
-		res.Sync = time.Duration(r.syncedAt.Load()-1) - t0.Sub(r.base)
+	if at := r.syncedAtAll(); o.Restart && at != 0 {
+		res.Sync = time.Duration(at-1) - t0.Sub(r.base)
 	}
-	r.measuring.Store(false)
+	r.setMeasuring(false)
 	heapPeak, peaks := sampler.Stop()
 	if err := stopProfiles(); err != nil {
 		return nil, err
 	}
 	usage, cpu := metrics.ReadSnapshot().Since(snap0), cpuTime()-cpu0
 	res.Events = int64(s.Stats.Adds + s.Stats.Updates + s.Stats.Deletes - s.Stats.MissedDeletes + s.Stats.Tombstones)
-	res.Reconciles = r.reconciles.Load()
+	res.Reconciles = r.sum(func(c *run) int64 { return c.reconciles.Load() })
 	if sec := res.Duration.Seconds(); sec > 0 {
 		res.ReconcilesPerSec = float64(res.Reconciles) / sec
 		res.EventsPerSec = float64(res.Events) / sec
@@ -382,23 +485,43 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	res.PeakDepth, res.PeakPending = peaks[0], peaks[1]
 	res.PeakHeap = sub(heapPeak, heap0)
 	res.PeakRSS, _ = metrics.PeakRSS()
-	stored := len(inf.GetIndexer().ListKeys())
+	stored := len(base.GetIndexer().ListKeys())
 	if stored > 0 {
 		res.HeapPerObject = float64(sub(metrics.LiveHeap(), heap0)) / float64(stored)
 	}
 	res.GCCPUFraction = usage.GCCPUFraction
-	expect := r.expect(inf.GetIndexer())
+	expect := r.expect(base.GetIndexer())
 	stop()
-	runtime.KeepAlive(inf)
-	all := metrics.NewLatency()
-	for _, l := range r.allLats {
-		all.Merge(l)
+	runtime.KeepAlive(base)
+	lat, stale := metrics.NewLatency(), metrics.NewLatency()
+	for _, c := range r.all() {
+		for _, l := range c.allLats {
+			lat.Merge(l)
+		}
+		stale.Merge(c.stale)
 	}
-	res.Latency, res.Staleness = all.Quantiles(), r.stale.Quantiles()
+	res.Latency, res.Staleness = lat.Quantiles(), stale.Quantiles()
 	res.Source = src.stats()
-	res.ProcessErrors = r.procErrs.Load()
-	res.Violations = r.led.Verify(expect)
+	res.ProcessErrors = r.sum(func(c *run) int64 { return c.procErrs.Load() })
+	res.Violations = r.verify(expect)
 	return res, ctx.Err()
+}
+
+// verify checks every controller's books against expect, the shared store
+// once (in the first controller's), and names the controller of each
+// violation when there are several.
+func (r *run) verify(expect account.Expect) []account.Violation {
+	if len(r.fleet) == 1 {
+		return r.led.Verify(expect)
+	}
+	var out []account.Violation
+	for _, c := range r.all() {
+		e := expect
+		e.Name = func(k int) string { return c.name + ": " + r.objs.Key(k) }
+		out = append(out, c.led.Verify(e)...)
+		expect.Truth = nil // the store is shared: checked once
+	}
+	return out
 }
 
 // expect is what Verify checks: the informer's store equals the stream's
@@ -420,10 +543,17 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
-// ready holds and every emitted change was reconciled, by the same stall
-// rule as the load pipelines (account.Ledger.Drain).
+// ready holds and every controller reconciled every emitted change, by the
+// same stall rule as the load pipelines (account.Ledger.Drain), ledger
+// after ledger; progress anywhere counts for each.
 func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
-	return r.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: r.progress.Load, Stall: r.o.Stall})
+	progress := func() int64 { return r.sum(func(c *run) int64 { return c.progress.Load() }) }
+	for _, c := range r.all() {
+		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall}) {
+			return true
+		}
+	}
+	return false
 }
 
 // cpuTime is the process's user and system CPU time so far.

@@ -90,3 +90,29 @@ func controllerPlain() Scenario {
 		"whole controllers where the plumbing should not matter: 1k pods, 200 events/s, 1 ms of CPU per reconcile, 4 workers",
 		controllerGen(1000, 10, 600), o, Controller{Lists: 1})
 }
+
+// manyControllers is how many controllers controller-many runs in one
+// process, each with manyWorkers workers: the order of
+// kube-controller-manager, whose controllers share one informer factory.
+const manyControllers, manyWorkers = 20, 4
+
+// controllerMany is many controllers in one process sharing one informer,
+// each reconcile burning CPU: every event reaches every controller's
+// handler and queue, and 80 workers compete for the CPUs.
+func controllerMany() Scenario {
+	o := controllerOpts(manyWorkers, 200)
+	o.ReconcileCost = 50 * time.Microsecond
+	return controllerScenario("controller-many",
+		"20 controllers × 4 workers in one process on one shared informer (kube-controller-manager's shape): 2k pods, 200 events/s each reaching all 20, 50 µs of CPU per reconcile",
+		controllerGen(2000, 20, 3000), o, Controller{Lists: 1, Controllers: manyControllers})
+}
+
+// controllerManyIO is controllerMany with I/O-bound reconciles: each waits
+// 2 ms without CPU (a call to the API server), so most workers are parked
+// in a reconcile rather than in the queue's Get.
+func controllerManyIO() Scenario {
+	return controllerScenario("controller-many-io",
+		"controller-many with I/O-bound reconciles: 20 controllers × 4 workers on one shared informer, 2k pods, 200 events/s, each reconcile waits 2 ms without CPU",
+		controllerGen(2000, 20, 3000), controllerOpts(manyWorkers, 200),
+		Controller{Lists: 1, Controllers: manyControllers, ReconcileSleep: 2 * time.Millisecond})
+}

@@ -40,6 +40,10 @@ type Controller struct {
 	// the initial list.
 	Lists   int
 	Restart bool
+	// Controllers and ReconcileSleep are controller.Options': several
+	// controllers on one informer, I/O-bound reconciles.
+	Controllers    int
+	ReconcileSleep time.Duration
 	// Stacks is the default --impl selection per style.
 	Stacks map[controller.Style]string
 }
@@ -47,7 +51,8 @@ type Controller struct {
 // Options is the controller run's options for pipeline options o.
 func (c *Controller) Options(o pipeline.Options) controller.Options {
 	return controller.Options{Workers: o.Workers, Lists: c.Lists, ReconcileCost: o.ReconcileCost,
-		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall, Faults: o.Faults}
+		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall, Faults: o.Faults,
+		Controllers: c.Controllers, ReconcileSleep: c.ReconcileSleep}
 }
 
 // All lists the scenarios, default first.
@@ -103,7 +108,7 @@ func All() []Scenario {
 		{Name: "store-contention", Doc: "40k pods, 10 listers doing Get/ByIndex/List scans against the informer's writer (PopBatch + transactions where supported), 100 events/s: staleness (issue 7); --rate 0 measures the writer's capacity",
 			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store},
 			Stacks: map[pipeline.Kind]string{pipeline.Store: "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-ring"}},
-		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(),
+		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(), controllerMany(), controllerManyIO(),
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
 		faultsWatch(informerStacks), faultsHandlers(informerStacks), controllerFaults(),

@@ -33,9 +33,12 @@ import (
 // Like client-go's threadSafeMap, the writer finds the index values an
 // object is leaving by calling the IndexFuncs on the stored object rather
 // than keeping them per key: that costs an IndexFunc call per index per
-// update, and saves the memory. Should an IndexFunc fail or change its mind
-// about a stored object, the writer removes the key from every value of
-// that index by a scan instead, so the indices stay exact.
+// update, and saves the memory. Where client-go would panic (the IndexFunc
+// fails on the stored object) or leave a stale entry behind (it names a
+// value the key is not under), the writer removes the key from every value
+// of that index by a scan instead. As in client-go, an IndexFunc that
+// changes its answer for a stored object to exactly the new object's
+// values leaves the key under its old ones: IndexFuncs must be pure.
 //
 // The price, against Mutex: a few small allocations per write (the copied
 // path and the published version; old versions become garbage as soon as
@@ -193,10 +196,9 @@ func (t *snapTxn) put(key string, obj any) error {
 			continue
 		}
 		c := &t.cols()[i]
-		if known {
-			t.leave(c, h, key, leaving, t.newVals[i])
-		} else {
+		if !known || !t.leave(c, h, key, leaving, t.newVals[i]) {
 			t.leaveAll(c, h, key)
+			leaving = nil
 		}
 		t.join(c, h, key, t.newVals[i], leaving)
 	}
@@ -213,11 +215,11 @@ func (t *snapTxn) remove(key string) {
 	}
 	for i := range t.next.cols {
 		leaving, known := t.previous(i, old)
-		switch {
-		case !known:
-			t.leaveAll(&t.cols()[i], h, key)
-		case len(leaving) > 0:
-			t.leave(&t.cols()[i], h, key, leaving, nil)
+		if known && len(leaving) == 0 {
+			continue
+		}
+		if c := &t.cols()[i]; !known || !t.leave(c, h, key, leaving, nil) {
+			t.leaveAll(c, h, key)
 		}
 	}
 	clear(t.oldVals)
@@ -253,18 +255,23 @@ func sameValues(a, b []string) bool {
 }
 
 // leave removes key (hash h) from c's values in leaving that are not in
-// staying, forgetting values left without keys.
-func (t *snapTxn) leave(c *snapCol, h uint64, key string, leaving, staying []string) {
-	for _, value := range leaving {
-		if slices.Contains(staying, value) {
+// staying, forgetting values left without keys. It reports false, having
+// removed what it found, when some value in leaving did not hold key: the
+// IndexFunc then answers differently than when the object was stored, and
+// the caller must find the key's values by leaveAll.
+func (t *snapTxn) leave(c *snapCol, h uint64, key string, leaving, staying []string) bool {
+	all := true
+	for j, value := range leaving {
+		if slices.Contains(staying, value) || slices.Contains(leaving[:j], value) {
 			continue
 		}
 		hv := champHash(value)
 		sv, ok := c.byValue.get(hv, value)
-		if !ok {
-			continue // a duplicate in leaving, already handled
+		if ok {
+			_, ok = sv.keys.remove(t.edit, h, key)
 		}
-		if _, removed := sv.keys.remove(t.edit, h, key); !removed {
+		if !ok {
+			all = false
 			continue
 		}
 		if sv.keys.n == 0 {
@@ -273,10 +280,12 @@ func (t *snapTxn) leave(c *snapCol, h uint64, key string, leaving, staying []str
 			c.byValue.put(t.edit, hv, sv)
 		}
 	}
+	return all
 }
 
 // leaveAll removes key from every value of c: the way out when the
-// IndexFunc no longer tells which values the stored object had.
+// IndexFunc no longer tells which values the stored object had. It scans
+// the index's values, once per such write.
 func (t *snapTxn) leaveAll(c *snapCol, h uint64, key string) {
 	var holding []string
 	c.byValue.all(func(sv snapValue) bool {
@@ -285,7 +294,7 @@ func (t *snapTxn) leaveAll(c *snapCol, h uint64, key string) {
 		}
 		return true
 	})
-	t.leave(c, h, key, holding, nil)
+	t.leave(c, h, key, holding, nil) // each holds key: cannot report false
 }
 
 // join adds key (hash h) to c's values in joining that are not in had.

@@ -23,9 +23,10 @@ import (
 // unlike client-go's and Mutex's, never hold up the writer.
 //
 // A version is a persistent map key → object, and per index a persistent
-// map value → persistent set of keys. An update that keeps the object's
-// index values (the common informer update) copies one path of the object
-// map: a handful of small nodes, never the whole map. A Transaction, a
+// map value → persistent map key → object, so that ByIndex is a scan like
+// List rather than a lookup per key. An update copies one path of the
+// object map and one of each of its values' maps: a few dozen small nodes,
+// never a whole map. A Transaction, a
 // Replace and AddIndexers build one version each (nodes created within them
 // are mutated in place until they are published), so a reader sees all of
 // one or none of it.
@@ -81,19 +82,13 @@ type snapCol struct {
 	byValue champ[snapValue] // value → the keys having it
 }
 
-// snapValue is one value of an index and the keys whose objects have it.
+// snapValue is one value of an index and the objects having it.
 type snapValue struct {
-	value string
-	keys  champ[snapKey]
+	value   string
+	members champ[snapItem] // key → object, as in the object map
 }
 
 func (v snapValue) champKey() string { return v.value }
-
-// snapKey is a member of an index value's key set; it shares its bytes with
-// the object map's key.
-type snapKey string
-
-func (k snapKey) champKey() string { return string(k) }
 
 // NewSnapshot returns an empty Snapshot store.
 func NewSnapshot(opts Options) (*Snapshot, error) {
@@ -186,21 +181,16 @@ func (t *snapTxn) put(key string, obj any) error {
 	defer clear(t.newVals)
 	h := champHash(key)
 	old, replaced := t.next.items.put(t.edit, h, snapItem{key: key, obj: obj})
+	item := snapItem{key: key, obj: obj}
 	for i := range t.next.cols {
-		var leaving []string
-		known := true
-		if replaced {
-			leaving, known = t.previous(i, old)
-		}
-		if known && sameValues(leaving, t.newVals[i]) {
-			continue
-		}
 		c := &t.cols()[i]
-		if !known || !t.leave(c, h, key, leaving, t.newVals[i]) {
-			t.leaveAll(c, h, key)
-			leaving = nil
+		if replaced {
+			leaving, known := t.previous(i, old)
+			if !known || (!sameValues(leaving, t.newVals[i]) && !t.leave(c, h, key, leaving, t.newVals[i])) {
+				t.leaveAll(c, h, key)
+			}
 		}
-		t.join(c, h, key, t.newVals[i], leaving)
+		t.join(c, h, item, t.newVals[i])
 	}
 	clear(t.oldVals)
 	return nil
@@ -268,13 +258,13 @@ func (t *snapTxn) leave(c *snapCol, h uint64, key string, leaving, staying []str
 		hv := champHash(value)
 		sv, ok := c.byValue.get(hv, value)
 		if ok {
-			_, ok = sv.keys.remove(t.edit, h, key)
+			_, ok = sv.members.remove(t.edit, h, key)
 		}
 		if !ok {
 			all = false
 			continue
 		}
-		if sv.keys.n == 0 {
+		if sv.members.n == 0 {
 			c.byValue.remove(t.edit, hv, value)
 		} else {
 			c.byValue.put(t.edit, hv, sv)
@@ -289,7 +279,7 @@ func (t *snapTxn) leave(c *snapCol, h uint64, key string, leaving, staying []str
 func (t *snapTxn) leaveAll(c *snapCol, h uint64, key string) {
 	var holding []string
 	c.byValue.all(func(sv snapValue) bool {
-		if _, ok := sv.keys.get(h, key); ok {
+		if _, ok := sv.members.get(h, key); ok {
 			holding = append(holding, sv.value)
 		}
 		return true
@@ -297,10 +287,11 @@ func (t *snapTxn) leaveAll(c *snapCol, h uint64, key string) {
 	t.leave(c, h, key, holding, nil) // each holds key: cannot report false
 }
 
-// join adds key (hash h) to c's values in joining that are not in had.
-func (t *snapTxn) join(c *snapCol, h uint64, key string, joining, had []string) {
-	for _, value := range joining {
-		if slices.Contains(had, value) {
+// join stores item (its key's hash is h) in each of c's values in joining,
+// replacing the key's previous object there.
+func (t *snapTxn) join(c *snapCol, h uint64, item snapItem, joining []string) {
+	for j, value := range joining {
+		if slices.Contains(joining[:j], value) {
 			continue
 		}
 		hv := champHash(value)
@@ -308,9 +299,7 @@ func (t *snapTxn) join(c *snapCol, h uint64, key string, joining, had []string) 
 		if !ok {
 			sv = snapValue{value: value}
 		}
-		if _, dup := sv.keys.put(t.edit, h, snapKey(key)); dup {
-			continue
-		}
+		sv.members.put(t.edit, h, item)
 		c.byValue.put(t.edit, hv, sv)
 	}
 }
@@ -373,26 +362,10 @@ func (s *Snapshot) Get(key string) (any, bool) {
 }
 
 // List returns every stored object, as of one instant.
-func (s *Snapshot) List() []any {
-	st := s.cur.Load()
-	out := make([]any, 0, st.items.n)
-	st.items.all(func(e snapItem) bool {
-		out = append(out, e.obj)
-		return true
-	})
-	return out
-}
+func (s *Snapshot) List() []any { return objects(s.cur.Load().items) }
 
 // ListKeys returns every stored key, as of one instant.
-func (s *Snapshot) ListKeys() []string {
-	st := s.cur.Load()
-	out := make([]string, 0, st.items.n)
-	st.items.all(func(e snapItem) bool {
-		out = append(out, e.key)
-		return true
-	})
-	return out
-}
+func (s *Snapshot) ListKeys() []string { return keys(s.cur.Load().items) }
 
 // Replace swaps the whole content for items; see ReplaceChecked.
 func (s *Snapshot) Replace(items map[string]any, resourceVersion string) {
@@ -419,24 +392,34 @@ func (s *Snapshot) ReplaceChecked(items map[string]any, resourceVersion string) 
 	})
 }
 
-// value returns the key set of value in index name of st.
-func (st *snapState) value(name, value string) (champ[snapKey], error) {
+// value returns the members of value in index name of st.
+func (st *snapState) value(name, value string) (champ[snapItem], error) {
 	c := findCol(st.cols, name)
 	if c.indexFn == nil {
-		return champ[snapKey]{}, errUnknownIndex(name)
+		return champ[snapItem]{}, errUnknownIndex(name)
 	}
 	sv, _ := c.byValue.get(champHash(value), value)
-	return sv.keys, nil
+	return sv.members, nil
 }
 
-// appendObjects appends the objects stored under keys in st.
-func (st *snapState) appendObjects(dst []any, keys champ[snapKey]) []any {
-	keys.all(func(k snapKey) bool {
-		e, _ := st.items.get(champHash(string(k)), string(k))
-		dst = append(dst, e.obj)
+// objects returns the objects of m, in a slice sized once.
+func objects(m champ[snapItem]) []any {
+	out := make([]any, 0, m.n)
+	m.all(func(e snapItem) bool {
+		out = append(out, e.obj)
 		return true
 	})
-	return dst
+	return out
+}
+
+// keys returns the keys of m, in a slice sized once.
+func keys(m champ[snapItem]) []string {
+	out := make([]string, 0, m.n)
+	m.all(func(e snapItem) bool {
+		out = append(out, e.key)
+		return true
+	})
+	return out
 }
 
 // Index returns the objects sharing at least one indexName value with obj.
@@ -451,17 +434,16 @@ func (s *Snapshot) Index(indexName string, obj any) ([]any, error) {
 		return nil, err
 	}
 	if len(values) == 1 {
-		keys, _ := st.value(indexName, values[0])
-		return st.appendObjects(make([]any, 0, keys.n), keys), nil
+		m, _ := st.value(indexName, values[0])
+		return objects(m), nil
 	}
 	out := []any{}
-	seen := make(map[snapKey]bool)
+	seen := make(map[string]bool)
 	for _, value := range values {
-		keys, _ := st.value(indexName, value)
-		keys.all(func(k snapKey) bool {
-			if !seen[k] {
-				seen[k] = true
-				e, _ := st.items.get(champHash(string(k)), string(k))
+		m, _ := st.value(indexName, value)
+		m.all(func(e snapItem) bool {
+			if !seen[e.key] {
+				seen[e.key] = true
 				out = append(out, e.obj)
 			}
 			return true
@@ -472,26 +454,20 @@ func (s *Snapshot) Index(indexName string, obj any) ([]any, error) {
 
 // IndexKeys returns the keys whose indexName values include indexedValue.
 func (s *Snapshot) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	keys, err := s.cur.Load().value(indexName, indexedValue)
+	m, err := s.cur.Load().value(indexName, indexedValue)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, keys.n)
-	keys.all(func(k snapKey) bool {
-		out = append(out, string(k))
-		return true
-	})
-	return out, nil
+	return keys(m), nil
 }
 
 // ByIndex returns the objects whose indexName values include indexedValue.
 func (s *Snapshot) ByIndex(indexName, indexedValue string) ([]any, error) {
-	st := s.cur.Load()
-	keys, err := st.value(indexName, indexedValue)
+	m, err := s.cur.Load().value(indexName, indexedValue)
 	if err != nil {
 		return nil, err
 	}
-	return st.appendObjects(make([]any, 0, keys.n), keys), nil
+	return objects(m), nil
 }
 
 // ListIndexFuncValues returns the values of indexName that have at least one
@@ -533,7 +509,7 @@ func (s *Snapshot) AddIndexers(newIndexers cache.Indexers) error {
 				if vs, err = c.values(e.key, e.obj); err != nil {
 					return false
 				}
-				t.join(c, champHash(e.key), e.key, vs, nil)
+				t.join(c, champHash(e.key), e, vs)
 			}
 			return true
 		})

@@ -41,11 +41,13 @@ import (
 // changes its answer for a stored object to exactly the new object's
 // values leaves the key under its old ones: IndexFuncs must be pure.
 //
-// The price, against Mutex: a few small allocations per write (the copied
-// path and the published version; old versions become garbage as soon as
-// no reader holds them), about twice the memory per object, and slower Get
-// and ByIndex (a trie walk per object instead of an array index).
-// DESIGN.md ("The snapshot store") has the measurements.
+// The price, against Mutex: a few dozen small allocations per write (the
+// copied paths and the published version; old versions become garbage as
+// soon as no reader holds them), more memory per object (each object sits
+// in the object map and in one map per index), and a Get that walks a trie
+// instead of indexing an array. DESIGN.md ("The snapshot store") has the
+// measurements, and why the persistent map is written here rather than
+// taken from go-immutable-radix or tidwall/btree.
 type Snapshot struct {
 	// cur is the one word every reader loads; the padding keeps the
 	// writers' lock off its cache line.

@@ -318,7 +318,12 @@ func cpuTime() time.Duration {
 // the queue for a processor, CPU time much less so.
 func measure(b *testing.B, op func(i int)) {
 	b.ReportAllocs()
-	runtime.GC() // not the build's garbage: what the ops make
+	// One op first: the first large result slices of a process grow the
+	// heap and fault its pages in, which made whichever benchmark ran first
+	// look 2-3 times slower. Then collect the build's garbage, so that the
+	// GC work measured is what the ops make.
+	op(0)
+	runtime.GC()
 	var start time.Duration
 	i := 0
 	for b.Loop() {

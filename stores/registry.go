@@ -91,7 +91,7 @@ var Impls = registry.List[New, Guarantees]{
 	},
 	{
 		Name: "snapshot",
-		Doc:  "MVCC: readers load an immutable version (persistent CHAMP maps of objects and index key sets); writers path-copy and publish one version per write, transaction or Replace",
+		Doc:  "MVCC: readers load an immutable version (persistent CHAMP maps key → object and, per index, value → key → object); writers path-copy and publish one version per write, transaction or Replace",
 		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
 			return registry.Must(NewSnapshot(Options{Indexers: indexers}))
 		},

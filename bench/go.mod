@@ -7,7 +7,9 @@ require github.com/queuelab/queuelab v0.0.0-00010101000000-000000000000
 require github.com/queuelab/queuelab/loadgen v0.0.0-00010101000000-000000000000
 
 require (
+	github.com/hashicorp/go-immutable-radix/v2 v2.1.0
 	github.com/prometheus/client_golang v1.24.0
+	github.com/tidwall/btree v1.8.2
 	go.uber.org/goleak v1.3.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -42,6 +44,7 @@ require (
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/hashicorp/golang-lru/v2 v2.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect

@@ -5,7 +5,7 @@
 //
 //	idx := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, stores.NewMutex(indexers))
 //
-// Three implementations, listed with client-go's in Impls:
+// Four implementations, listed with client-go's in Impls:
 //
 //   - Mutex: client-go's one-RWMutex design with a compact index: dense
 //     key and object arrays behind an 8-byte-bucket open-addressing key
@@ -20,6 +20,11 @@
 //     atomic-slot hash map, atomic-slot posting lists); scans never delay
 //     the writer. Writers serialize on one mutex. Costs more memory than
 //     Mutex, and allocations when keys come and go or index values change.
+//   - Snapshot: MVCC. Readers load one immutable version, so every scan is
+//     a snapshot and no scan delays the writer, with every guarantee of
+//     client-go's store kept; writers path-copy persistent maps and publish
+//     one version per write, Transaction or Replace. Costs allocations on
+//     every write and more memory than Mutex.
 //
 // Beyond client-go: an IndexFunc error never panics. The store's Add, Update,
 // Replace and Transaction hand an *IndexError to the error handler

@@ -89,4 +89,15 @@ var Impls = registry.List[New, Guarantees]{
 		},
 		Guarantees: Guarantees{Ext: true, LockFreeReads: true, NonBlockingScans: true},
 	},
+	{
+		Name: "snapshot",
+		Doc:  "MVCC: readers load an immutable version (persistent CHAMP maps key → object and, per index, value → key → object); writers path-copy and publish one version per write, transaction or Replace",
+		New: func(indexers cache.Indexers) cache.ThreadSafeStore {
+			return registry.Must(NewSnapshot(Options{Indexers: indexers}))
+		},
+		Guarantees: Guarantees{
+			Ext: true, LockFreeReads: true, NonBlockingScans: true,
+			AtomicTransactions: true, SnapshotScans: true, OrderedUpdates: true,
+		},
+	},
 }

@@ -1,0 +1,113 @@
+package stores
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+type testEntry struct{ key, val string }
+
+func (e testEntry) champKey() string { return e.key }
+
+// TestChampModel checks champ against a Go map over random puts and
+// removes, with full hashes and with hashes narrowed to a few bits (so
+// that keys share whole paths and land in collision nodes), and checks
+// that every earlier version still holds exactly what it held when it was
+// taken: path copying never writes into a node another version can reach.
+func TestChampModel(t *testing.T) {
+	for _, mask := range []uint64{^uint64(0), 0xff, 0x3, 0} {
+		t.Run("mask="+strconv.FormatUint(mask, 16), func(t *testing.T) {
+			defer func(m uint64) { champHashMask = m }(champHashMask)
+			champHashMask = mask
+			rng := rand.New(rand.NewPCG(1, mask))
+			var m champ[testEntry]
+			model := map[string]string{}
+			type saved struct {
+				m     champ[testEntry]
+				model map[string]string
+			}
+			var versions []saved
+			edit := uint64(0)
+			for op := range 4000 {
+				if op%7 == 0 { // several operations share an edit, as in a Transaction
+					edit++
+					versions = append(versions, saved{m, maps.Clone(model)})
+				}
+				key := "k" + strconv.Itoa(rng.IntN(300))
+				h := champHash(key)
+				if rng.IntN(3) == 0 {
+					_, removed := m.remove(edit, h, key)
+					_, had := model[key]
+					if removed != had {
+						t.Fatalf("op %d: remove(%s) = %v, model has it: %v", op, key, removed, had)
+					}
+					delete(model, key)
+					continue
+				}
+				val := strconv.Itoa(op)
+				old, replaced := m.put(edit, h, testEntry{key, val})
+				prev, had := model[key]
+				if replaced != had || (had && old.val != prev) {
+					t.Fatalf("op %d: put(%s) replaced %v (%q), model %v (%q)", op, key, replaced, old.val, had, prev)
+				}
+				model[key] = val
+			}
+			versions = append(versions, saved{m, model})
+			for i, v := range versions {
+				checkChamp(t, "version "+strconv.Itoa(i), v.m, v.model)
+			}
+		})
+	}
+}
+
+func checkChamp(t *testing.T, what string, m champ[testEntry], model map[string]string) {
+	t.Helper()
+	if m.n != len(model) {
+		t.Fatalf("%s: n = %d, want %d", what, m.n, len(model))
+	}
+	got := map[string]string{}
+	m.all(func(e testEntry) bool {
+		if _, dup := got[e.key]; dup {
+			t.Fatalf("%s: key %s iterated twice", what, e.key)
+		}
+		got[e.key] = e.val
+		return true
+	})
+	if !maps.Equal(got, model) {
+		t.Fatalf("%s: content %v, want %v", what, got, model)
+	}
+	for _, key := range slices.Sorted(maps.Keys(model)) {
+		if e, ok := m.get(champHash(key), key); !ok || e.val != model[key] {
+			t.Fatalf("%s: get(%s) = %q, %v; want %q", what, key, e.val, ok, model[key])
+		}
+	}
+	if _, ok := m.get(champHash("absent"), "absent"); ok {
+		t.Fatalf("%s: get of an absent key succeeded", what)
+	}
+}
+
+// TestChampCanonical: after removing all but one key, whatever the hashes,
+// the trie shrinks back to a root holding that key inline (deletes pull a
+// lone entry up into its parent), so lookups and scans do not keep walking
+// emptied paths.
+func TestChampCanonical(t *testing.T) {
+	defer func(m uint64) { champHashMask = m }(champHashMask)
+	for _, mask := range []uint64{^uint64(0), 0x3} {
+		champHashMask = mask
+		var m champ[testEntry]
+		for i := range 200 {
+			k := strconv.Itoa(i)
+			m.put(1, champHash(k), testEntry{key: k})
+		}
+		for i := 1; i < 200; i++ {
+			k := strconv.Itoa(i)
+			m.remove(2, champHash(k), k)
+		}
+		if len(m.root.children) != 0 || len(m.root.entries) != 1 || m.root.entries[0].key != "0" {
+			t.Errorf("mask %x: root has %d children and entries %v, want the one entry inline", mask, len(m.root.children), m.root.entries)
+		}
+	}
+}

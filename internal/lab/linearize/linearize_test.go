@@ -16,3 +16,21 @@ func TestWorkQueues(t *testing.T) {
 		}
 	}
 }
+
+func TestPriorityQueues(t *testing.T) {
+	for _, r := range linearize.CheckPriorityQueues(linearize.DefaultConfig()) {
+		t.Log(r)
+		if r.Verdict != porcupine.Ok {
+			t.Errorf("%s", r)
+		}
+	}
+}
+
+func TestStores(t *testing.T) {
+	for _, r := range linearize.CheckStores(linearize.DefaultConfig()) {
+		t.Log(r)
+		if r.Verdict != porcupine.Ok {
+			t.Errorf("%s", r)
+		}
+	}
+}

@@ -1,10 +1,14 @@
 package linearize
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,6 +55,32 @@ type Result struct {
 	// Where names the failing history (GOMAXPROCS, number, seed).
 	Where   string
 	Elapsed time.Duration
+	// History is the failing history, for DescribeFailure.
+	History []porcupine.Operation
+	model   porcupine.Model
+	timeout time.Duration
+}
+
+// DescribeFailure lists the failing history, calls ordered by start, and
+// the longest prefixes porcupine could linearize; empty when none failed.
+func (r Result) DescribeFailure() string {
+	if r.History == nil {
+		return ""
+	}
+	ops := slices.Clone(r.History)
+	slices.SortFunc(ops, func(a, b porcupine.Operation) int { return cmp.Compare(a.Call, b.Call) })
+	var b strings.Builder
+	for _, op := range ops {
+		fmt.Fprintf(&b, "  [%4d,%4d] client %d: %s\n", op.Call, op.Return, op.ClientId, r.model.DescribeOperation(op.Input, op.Output))
+	}
+	return b.String()
+}
+
+// WriteVisualization writes porcupine's HTML view of the failing history:
+// each partition's longest linearizable prefix and where it got stuck.
+func (r Result) WriteVisualization(w io.Writer) error {
+	_, info := porcupine.CheckOperationsVerbose(r.model, r.History, r.timeout)
+	return porcupine.Visualize(r.model, info, w)
 }
 
 func (r Result) String() string {
@@ -189,6 +219,7 @@ func check(cfg Config, family, impl, model string, m porcupine.Model, s func() s
 			if v := porcupine.CheckOperationsTimeout(m, ops, cfg.Timeout); v != porcupine.Ok {
 				res.Verdict = v
 				res.Where = fmt.Sprintf("GOMAXPROCS=%d history=%d seed=%d", procs, i, cfg.Seed)
+				res.History, res.model, res.timeout = ops, m, cfg.Timeout
 				res.Elapsed = time.Since(start)
 				return res
 			}

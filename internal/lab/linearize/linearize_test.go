@@ -18,7 +18,7 @@ import (
 // of the flags.
 var (
 	seed      = flag.Int64("linearize.seed", envInt("LINEARIZE_SEED", 1), "seed of operations and timings")
-	histories = flag.Int("linearize.histories", int(envInt("LINEARIZE_HISTORIES", 40)), "histories per implementation and GOMAXPROCS value")
+	histories = flag.Int("linearize.histories", int(envInt("LINEARIZE_HISTORIES", defaultHistories)), "histories per implementation and GOMAXPROCS value")
 )
 
 func envInt(name string, def int64) int64 {

@@ -46,6 +46,11 @@ func brokenVariants() []broken {
 		o := linearize.InOrderOptions()
 		return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KeyFunction: o.KeyFunction, AtomicEvents: true})
 	}
+	fifoQ := func(name string, newQ func() linearize.FIFO) broken {
+		return broken{"fifo", name, func(c linearize.Config) linearize.Result {
+			return linearize.CheckFIFO(c, name, false, newQ)
+		}}
+	}
 	return []broken{
 		fifo("drops-item", func() linearize.WorkQueue { return &dropsItem{TypedInterface: workqueue.NewTyped[int]()} }),
 		fifo("hands-twice", func() linearize.WorkQueue { return &handsTwice{TypedInterface: workqueue.NewTyped[int]()} }),
@@ -61,7 +66,37 @@ func brokenVariants() []broken {
 		}),
 		inOrder("drops-event", func() linearize.InOrderQueue { return &dropsEvent{RealFIFO: realFIFO()} }),
 		inOrder("reorders", func() linearize.InOrderQueue { return &reorders{RealFIFO: realFIFO()} }),
+		fifoQ("drops-add", func() linearize.FIFO { return &dropsAdd{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),
+		fifoQ("pops-twice", func() linearize.FIFO { return &popsTwice{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),
 	}
+}
+
+// dropsAdd loses every seventh Add.
+type dropsAdd struct {
+	*cache.FIFO
+	n atomic.Int64
+}
+
+func (q *dropsAdd) Add(obj any) error {
+	if q.n.Add(1)%7 == 0 {
+		return nil
+	}
+	return q.FIFO.Add(obj)
+}
+
+// popsTwice queues every fifth popped object again, so it is handed out
+// twice.
+type popsTwice struct {
+	*cache.FIFO
+	n atomic.Int64
+}
+
+func (q *popsTwice) Pop(process cache.PopProcessFunc) (any, error) {
+	obj, err := q.FIFO.Pop(process)
+	if err == nil && q.n.Add(1)%5 == 0 {
+		_ = q.FIFO.Add(obj)
+	}
+	return obj, err
 }
 
 // dropsEvent loses every seventh Update.

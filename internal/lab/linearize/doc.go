@@ -14,6 +14,16 @@
 // is checked against the weaker model, never skipped. Every implementation
 // in the family's registry is checked, upstream's included, as the control.
 //
+// Families and models: work queue (client-go's: dirty and processing
+// sets, dedup, shutdown; any-order for per-shard order), priority queue
+// (controller-runtime's order, ready items only, no ShutDown while its
+// rule changes; tail-on-done and max-priority for the declared
+// relaxations), store with an index (snapshot scans and atomic Replace;
+// per-key and per-key-view partitioned models where scans mix instants),
+// in-order FIFO (events in arrival order, ReplacedAll in atomic mode) and
+// FIFO (latest value per key; any-order for per-shard order). DeltaFIFO
+// and the delaying and rate-limiting layers have no model yet.
+//
 // A checker that accepts everything proves nothing, so the tests run
 // deliberately broken variants through the same runs and require each to
 // be caught.

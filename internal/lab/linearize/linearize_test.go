@@ -51,7 +51,7 @@ func TestLinearize(t *testing.T) {
 	fmt.Printf("linearize: seed=%d histories=%d per GOMAXPROCS in %v, %d workers × %d ops\n", c.Seed, c.Histories, c.Procs, c.Workers, c.OpsPerWorker)
 	start := time.Now()
 	for _, family := range []func(linearize.Config) []linearize.Result{
-		linearize.CheckWorkQueues, linearize.CheckPriorityQueues, linearize.CheckStores, linearize.CheckInOrders,
+		linearize.CheckWorkQueues, linearize.CheckPriorityQueues, linearize.CheckStores, linearize.CheckInOrders, linearize.CheckFIFOs,
 	} {
 		for _, r := range family(c) {
 			fmt.Println(r)

@@ -223,9 +223,10 @@ func CheckPriorityQueues(cfg Config) []Result {
 		case !e.Guarantees.KeepsPosition:
 			order = TailOnDone
 		}
-		out = append(out, CheckPriorityQueue(cfg, e.Name, order, func() PriorityQueue {
-			return registry.Must(e.New(priorityq.Options[int]{}))
-		}))
+		newQ := func() PriorityQueue { return registry.Must(e.New(priorityq.Options[int]{})) }
+		out = append(out, strictToo(CheckPriorityQueue(cfg, e.Name, order, newQ), order != KeepPosition, func() Result {
+			return CheckPriorityQueue(cfg, e.Name, KeepPosition, newQ)
+		})...)
 	}
 	return out
 }

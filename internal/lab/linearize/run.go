@@ -47,6 +47,10 @@ func DefaultConfig() Config {
 // Result is one family × implementation × model line of a run.
 type Result struct {
 	Family, Impl, Model string
+	// Info marks a relaxed variant checked against the strict model as
+	// well: it shows whether the histories exercise the relaxation (an
+	// Illegal here is expected, not a failure).
+	Info bool
 	// Histories checked and operations they held, in all.
 	Histories, Ops int
 	// Verdict is Ok when every history was linearizable, else the first
@@ -89,7 +93,21 @@ func (r Result) String() string {
 	if r.Where != "" {
 		s += " at " + r.Where
 	}
+	if r.Info {
+		s += " (strict model on a declared relaxation, informational)"
+	}
 	return s
+}
+
+// strictToo returns r, and when the variant declared a relaxation, also
+// the strict check's result marked Info.
+func strictToo(r Result, relaxed bool, strict func() Result) []Result {
+	if !relaxed {
+		return []Result{r}
+	}
+	s := strict()
+	s.Info = true
+	return []Result{r, s}
 }
 
 // recorder stamps each call with a logical clock read before the call and

@@ -180,7 +180,10 @@ func CheckWorkQueues(cfg Config) []Result {
 	var out []Result
 	for _, e := range workq.Impls[int]() {
 		anyOrder := e.Guarantees.Order != registry.OrderFIFO
-		out = append(out, CheckWorkQueue(cfg, e.Name, anyOrder, func() WorkQueue { return e.New() }))
+		newQ := func() WorkQueue { return e.New() }
+		out = append(out, strictToo(CheckWorkQueue(cfg, e.Name, anyOrder, newQ), anyOrder, func() Result {
+			return CheckWorkQueue(cfg, e.Name, false, newQ)
+		})...)
 	}
 	return out
 }

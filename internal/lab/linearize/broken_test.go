@@ -64,6 +64,17 @@ func brokenVariants() []broken {
 		store("loses-update", func(ix cache.Indexers) linearize.Store {
 			return &losesUpdate{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
 		}),
+		// The weakest models must still have teeth.
+		{"store", "loses-update/per-key-view", func(c linearize.Config) linearize.Result {
+			return linearize.CheckStore(c, "loses-update", true, linearize.SplitViews, func(ix cache.Indexers) linearize.Store {
+				return &losesUpdate{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
+			})
+		}},
+		{"workqueue", "hands-twice/any-order", func(c linearize.Config) linearize.Result {
+			return linearize.CheckWorkQueue(c, "hands-twice", true, func() linearize.WorkQueue {
+				return &handsTwice{TypedInterface: workqueue.NewTyped[int]()}
+			})
+		}},
 		inOrder("drops-event", func() linearize.InOrderQueue { return &dropsEvent{RealFIFO: realFIFO()} }),
 		inOrder("reorders", func() linearize.InOrderQueue { return &reorders{RealFIFO: realFIFO()} }),
 		fifoQ("drops-add", func() linearize.FIFO { return &dropsAdd{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),

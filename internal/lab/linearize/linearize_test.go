@@ -80,7 +80,7 @@ func TestBrokenVariantsCaught(t *testing.T) {
 			verdict = "NOT CAUGHT"
 			t.Errorf("broken variant %s/%s passed: %s", b.family, b.name, r)
 		}
-		fmt.Printf("broken %-10s %-22s %s after %d histories, %d ops, %v%s\n", b.family, b.name, verdict, r.Histories, r.Ops,
+		fmt.Printf("broken %-10s %-26s %s after %d histories, %d ops, %v%s\n", b.family, b.name, verdict, r.Histories, r.Ops,
 			r.Elapsed.Round(time.Millisecond), map[bool]string{true: " (" + r.Where + ")", false: ""}[r.Where != ""])
 	}
 }

@@ -42,6 +42,10 @@ var knownViolations = map[string]string{
 		"and a priority raise CASes the word before pushing the new generation; an Add of the same item in that window " +
 		"sees it queued and returns, yet no Get can take it until the first Add's push, so a lower priority item goes out " +
 		"or Get blocks though the Add returned",
+	"workqueue/ring": "at GOMAXPROCS=8, about one history in a few hundred hands items out of FIFO order, " +
+		"still illegal with its Len calls removed; not yet analysed",
+	"workqueue/sharded": "at GOMAXPROCS=8, once in about 1,900 histories (the history had Len calls, " +
+		"which sum shards read at different instants); not yet analysed",
 }
 
 // TestLinearize checks every implementation of every family, upstream's

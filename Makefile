@@ -136,6 +136,23 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
 	  rm -f $$out.rc; mv $$out.partial $$out; echo "saved $$out"
 
+# bench-scaling: bench/scaling.sh runs each family's contention benchmark at
+# one size at every GOMAXPROCS in CPU (default 1,2,4,8,16 here), COUNT
+# interleaved rounds, into RAW_DIR/<date>-<sha>-<host>-scaling.txt, which
+# `make report` charts as one curve per implementation. BENCHBIN runs a
+# prebuilt binary (`sh bench/scaling.sh build bench.test` builds one and
+# bench.test.info beside it) on a machine without modules or network.
+# BENCHTIME 0.3s keeps the default matrix under 8 minutes on 16 cores.
+BENCHBIN ?=
+# MAX_SECONDS: start no round that would end past it (0: no limit), so a
+# machine lent for minutes returns a whole file of fewer rounds.
+MAX_SECONDS ?= 0
+.PHONY: bench-scaling
+bench-scaling: CPU = 1,2,4,8,16
+bench-scaling: BENCHTIME = 0.3s
+bench-scaling: ## Contention benchmarks at GOMAXPROCS 1..16 into RAW_DIR/<date>-<sha>-<host>-scaling.txt (CPU, COUNT, BENCHTIME, BENCHBIN=prebuilt bench.test)
+	CPU='$(CPU)' COUNT='$(COUNT)' BENCHTIME='$(BENCHTIME)' MAX_SECONDS='$(MAX_SECONDS)' RAW_DIR='$(RAW_DIR)' NOTE='$(NOTE)' GO='$(GO)' sh bench/scaling.sh run $(BENCHBIN)
+
 .PHONY: compare
 compare: ## Compare result files: OLD=f (ratios to clientgo) or OLD=a NEW=b; GATE=1 [TOLERANCE=5% GATE_IMPL=all GATE_ALPHA=0.01] fails on regressions
 	@test -n "$(OLD)" || { echo "usage: make compare OLD=file [NEW=file] [GATE=1 TOLERANCE=5% GATE_IMPL=name,... GATE_ALPHA=0.01]"; exit 2; }

@@ -17,6 +17,10 @@ of ratios to the baseline, charts) and results/charts/ from the raw files
 in results/raw, each family from the newest file that measured it, and
 rewrites the headline table between the
 ` + report.HeadlineBegin + ` / ` + report.HeadlineEnd + ` markers of README.md.
+A family measured at several GOMAXPROCS (make bench-scaling) is charted by
+core count instead. A family whose code (its benchmark's file and the
+packages it imports) changed in a commit after its raw file's is marked
+stale.
 The output depends only on the inputs, so re-running it on a committed
 results/ must change nothing.
 
@@ -37,6 +41,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.ChartFormat, "format", "svg", "chart format: svg or png")
 	fs.Float64Var(&o.Alpha, "alpha", 0.05, "significance level of the Mann-Whitney U test")
 	fs.Float64Var(&o.Confidence, "confidence", 0.95, "confidence level of the intervals")
+	fs.StringVar(&o.Repo, "repo", ".", `git work tree whose history marks a family stale when commits after its raw file's touch its code ("" to skip)`)
 	fs.BoolVar(&o.Check, "check", false, "write nothing; exit 1 if any generated file is out of date")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -38,6 +38,30 @@ func TestReportWritesTheResultsPage(t *testing.T) {
 	assert.Contains(t, out.String(), "out of date: "+filepath.Join(dir, "README.md"))
 }
 
+// TestReportNeedsHistoryToJudgeStaleness: --repo names the git work tree
+// whose commits decide which families are stale; a directory outside any
+// is an error rather than a page that calls every number fresh.
+func TestReportNeedsHistoryToJudgeStaleness(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "raw")
+	require.NoError(t, os.MkdirAll(raw, 0o755))
+	data, err := os.ReadFile(writeBench(t, "run.txt", baseNs))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(raw, "20260101-0123456-host.txt"), data, 0o644))
+	args := []string{"report", "--raw-dir", raw, "--out", dir, "--readme", "", "--bench-dir", ""}
+
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, dispatch(append(args, "--repo", t.TempDir()), &out, &errOut))
+	assert.Contains(t, errOut.String(), "deciding which results are stale")
+	assert.NoFileExists(t, filepath.Join(dir, "README.md"))
+
+	errOut.Reset()
+	require.Equal(t, 0, dispatch(append(args, "--repo", ""), &out, &errOut), errOut.String())
+	md, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(md), "stale", "--repo '' skips the check")
+}
+
 func TestReportRejectsBadInput(t *testing.T) {
 	for name, tc := range map[string]struct {
 		args []string

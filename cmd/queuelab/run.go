@@ -17,12 +17,14 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 	"github.com/queuelab/queuelab/loadgen/report"
 	"github.com/queuelab/queuelab/loadgen/scenario"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
 var runCommand = command{
@@ -123,7 +125,41 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 	overrideFlag(fs, set, "batch", "informer consumer uses PopBatch + store transactions where supported (true/false)",
 		"not a boolean", strconv.ParseBool, func(s *scenario.Scenario, b bool) { s.Opts.Batch = b })
 	durFlag("stall", "fail a run that makes no progress for this long", func(s *scenario.Scenario, d time.Duration) { s.Opts.Stall = d })
+	fs.Func("faults", "watch faults injected at positions drawn from --seed, close=<n>,gone=<n>,refused=<n>,internal=<n> (names left out: 0; informer and store pipelines) (default: the scenario's)", func(v string) error {
+		n, err := parseCounts(v, "close", "gone", "refused", "internal")
+		if err != nil {
+			return err
+		}
+		set(func(s *scenario.Scenario) {
+			s.Opts.Faults = watchsrc.Faults{Close: n[0], Gone: n[1], Refused: n[2], Internal: n[3]}
+		})
+		return nil
+	})
+	intFlag("handler-panics", "informer pipeline: notifications the enqueuing handler panics on (skipped under the informer's panic policy)", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Panics = n })
+	intFlag("handler-blocks", "informer pipeline: notifications a second handler blocks on for --handler-block", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Blocks = n })
+	durFlag("handler-block", "how long a blocking handler blocks", func(s *scenario.Scenario, d time.Duration) { s.Opts.Handlers.Block = d })
+	durFlag("converge", "fail a run not drained this long after its stream ended, 0 = no bound", func(s *scenario.Scenario, d time.Duration) { s.Opts.Converge = d })
 	return fs, o
+}
+
+// parseCounts parses "a=1,c=2": names at most once each, counts >= 0
+// checked by the scenario's validation; names left out are 0.
+func parseCounts(v string, names ...string) ([]int, error) {
+	out := make([]int, len(names))
+	seen := map[string]bool{}
+	for _, part := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		i := slices.Index(names, k)
+		if !ok || i < 0 || seen[k] {
+			return nil, fmt.Errorf("want %s=<count>,... each at most once, got %q", strings.Join(names, "|"), part)
+		}
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: not an integer", k)
+		}
+		seen[k], out[i] = true, n
+	}
+	return out, nil
 }
 
 // overrideFlag defines flag name on fs: parse turns its value into a T,
@@ -400,8 +436,12 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 				if err != nil {
 					return rep, err
 				}
-				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s\n", st, sk.Name(), res.ReconcilesPerSec,
-					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+				var faults string
+				if opts.Faults.Total() > 0 {
+					faults = sourceLine(res.Source) + violationLines(res.Violations)
+				}
+				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s%s\n", st, sk.Name(), res.ReconcilesPerSec,
+					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()], faults)
 				rep.Results = append(rep.Results, res)
 			}
 		}
@@ -496,10 +536,39 @@ func runOne(ctx context.Context, k pipeline.Kind, st pipeline.Stack, stream *gen
 		return nil, err
 	}
 	if !showBar {
-		fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s\n", k, st.Name(k), res.EventsPerSec,
-			time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()])
+		fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s%s\n", k, st.Name(k), res.EventsPerSec,
+			time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()], faultSummary(opts, res))
 	}
 	return res, nil
+}
+
+// faultSummary is the ledger line of a run with injected faults: what
+// fired, what the Reflector did about it, what handlers skipped and how
+// long the run took to drain after its stream ended; empty without faults.
+func faultSummary(o pipeline.Options, res *pipeline.Result) string {
+	if o.Faults.Total() == 0 && o.Handlers.Panics == 0 && o.Handlers.Blocks == 0 {
+		return ""
+	}
+	s := sourceLine(res.Source) + fmt.Sprintf("; %d notifications skipped", res.Skipped)
+	if o.Converge > 0 {
+		s += fmt.Sprintf("; drained %v after the stream ended (bound %v)", res.Converge.Round(time.Millisecond), o.Converge)
+	}
+	return s + violationLines(res.Violations)
+}
+
+// sourceLine is what the watch source injected and how the Reflector
+// went through it.
+func sourceLine(src watchsrc.Stats) string {
+	return fmt.Sprintf("; faults: %d injected, %d lists, %d watches, %d disconnects, %d relists, %d refused, %d internal errors, %v backoff paused",
+		src.Injected, src.Lists, src.Watches, src.Disconnects, src.Relists, src.Refused, src.InternalErrors, src.Paused.Round(time.Millisecond))
+}
+
+// violationLines renders a faulty run's violations under its line.
+func violationLines(vs []account.Violation) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return "\n" + strings.TrimSuffix(account.Summary(vs), "\n")
 }
 
 func isTerminal(w io.Writer) bool {

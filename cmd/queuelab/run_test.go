@@ -69,6 +69,11 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 		"--rate":                       {"--rate", "-1"},
 		"for flag -zipf: not a number": {"--zipf", "x"}, // the usage text after it names every flag
 		"--count":                      {"--count", "0"},
+		"--faults: close":              {"--faults", "close=-1"},
+		"for flag -faults":             {"--faults", "nosuch=1"},
+		"--handler-panics":             {"--handler-panics", "-1"},
+		"--handler-block":              {"--handler-blocks", "1", "--handler-block", "0"},
+		"--converge":                   {"--converge", "-1s"},
 	}
 	for flag, args := range cases {
 		var out, errOut bytes.Buffer

@@ -53,14 +53,24 @@ type Ledger struct {
 	// deletions the handler has yet to see.
 	owedDeletes atomic.Int64
 
+	// renotified counts, per key, notifications of a version the store
+	// already held (Renotified); kept off the slot, which is one cache
+	// line, since only the informer's handler books them.
+	renotified []atomic.Uint32
+	skipped    atomic.Int64
+
 	mu         sync.Mutex
 	concurrent map[int]int
 	stale      map[int]int
+	// flagged holds the keys of checks found by the pipeline rather than
+	// the books (Flag).
+	flagged map[Check]map[int]int
 }
 
 // New returns a ledger for keys 0..keys-1.
 func New(keys int) *Ledger {
-	return &Ledger{slots: make([]slot, keys), concurrent: map[int]int{}, stale: map[int]int{}}
+	return &Ledger{slots: make([]slot, keys), renotified: make([]atomic.Uint32, keys),
+		concurrent: map[int]int{}, stale: map[int]int{}, flagged: map[Check]map[int]int{}}
 }
 
 // Emit records a change of key k delivered to the pipeline at time at (ns
@@ -132,6 +142,46 @@ func (l *Ledger) coverLocked(s *slot, now int64) (int64, bool) {
 	}
 	l.uncovered.Add(-1)
 	return now - (pending - 1), true
+}
+
+// Skip records that a handler notified of key k's state (rv, or absent
+// when !exists) dropped the notification without acting on it — it
+// panicked, and the informer's panic policy (client-go's HandleCrash with
+// utilruntime.ReallyCrash off, the lab's recover-and-skip) skips exactly
+// that notification for that handler. What the contract lets it lose is
+// that state and nothing else: if it is still the key's newest, its
+// pending changes count as observed (with no latency sample); an older
+// state covers nothing, and the notification of the newer one must still
+// arrive and be acted on. It reports whether pending changes were
+// forgiven.
+func (l *Ledger) Skip(k int, rv uint64, exists bool) bool {
+	l.skipped.Add(1)
+	_, ok := l.CoverState(k, rv, exists, 0)
+	return ok
+}
+
+// Skipped counts the notifications Skip forgave or not.
+func (l *Ledger) Skipped() int64 { return l.skipped.Load() }
+
+// Renotified records a notification of key k at the version the store
+// already held: the informer contract allows one per relist (the
+// Reflector's Replace) and one per resync, and Verify checks
+// Expect.Renotify against the worst key.
+func (l *Ledger) Renotified(k int) { l.renotified[k].Add(1) }
+
+// Flag records a violation of check c for key k that the pipeline, not
+// the books, detected (a handler notified of an older version than it
+// had, a blocked handler that held up the others, a handler that missed a
+// key's final state).
+func (l *Ledger) Flag(c Check, k int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := l.flagged[c]
+	if m == nil {
+		m = map[int]int{}
+		l.flagged[c] = m
+	}
+	m[k]++
 }
 
 // Enter marks key k as being reconciled; it returns false (and records a

@@ -3,6 +3,7 @@ package account
 import (
 	"strconv"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -155,4 +156,41 @@ func TestCheckReadAbsent(t *testing.T) {
 // should be a decision to spill onto a second cache line, not an accident.
 func TestSlotFitsOneLine(t *testing.T) {
 	assert.EqualValues(t, 64, unsafe.Sizeof(slot{}))
+}
+
+func TestRenotifyBoundAndFlags(t *testing.T) {
+	l := New(3)
+	l.Renotified(0)
+	l.Renotified(1)
+	l.Renotified(1)
+	l.Flag(Regressed, 2)
+	l.Flag(HandlerLost, 2)
+	vs := l.Verify(Expect{Name: name, Renotify: 1})
+	got := map[Check][]string{}
+	for _, v := range vs {
+		got[v.Check] = append(got[v.Check], v.Keys...)
+	}
+	assert.Equal(t, []string{"k1"}, got[Renotify], "one renotification per relist or resync, two is one too many")
+	assert.Equal(t, []string{"k2"}, got[Regressed])
+	assert.Equal(t, []string{"k2"}, got[HandlerLost])
+	assert.Empty(t, got[Isolation])
+	assert.Contains(t, Summary(vs), "2 notifications of a version already stored, 1 allowed")
+}
+
+func TestSkipForgivesOnlyTheNewestState(t *testing.T) {
+	l := New(1)
+	l.Emit(0, 1, false, 0)
+	l.Emit(0, 2, false, 0)
+	assert.False(t, l.Skip(0, 1, true), "an older state forgives nothing: version 2's notification is still owed")
+	assert.EqualValues(t, 1, l.Uncovered())
+	assert.True(t, l.Skip(0, 2, true))
+	assert.Zero(t, l.Uncovered())
+	assert.EqualValues(t, 2, l.Skipped())
+	assert.Empty(t, l.Verify(Expect{Name: name, Reconciled: true}))
+}
+
+func TestLate(t *testing.T) {
+	v := Late(1500*time.Millisecond, time.Second)
+	assert.Equal(t, Unconverged, v.Check)
+	assert.Contains(t, Summary([]Violation{v}), "drained 1.5s after the stream ended, bound 1s")
 }

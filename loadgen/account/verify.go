@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Check names one correctness property of a run.
@@ -24,7 +25,27 @@ const (
 	// StaleRead: a reader saw an older object than the writer had applied
 	// before the read began.
 	StaleRead Check = "no-stale-reads"
+	// Renotify: a key was notified at a version the store already held
+	// more often than Expect.Renotify allows (duplicates beyond one per
+	// relist and resync).
+	Renotify Check = "duplicates-within-contract"
+	// Regressed: a handler was notified of an older version of a key than
+	// the store held before (Ledger.Flag).
+	Regressed Check = "notifications-in-order"
+	// Isolation: a handler blocked for seconds and the informer delivered
+	// nothing to the other handlers meanwhile although work was
+	// outstanding (Ledger.Flag).
+	Isolation Check = "slow-handler-isolated"
+	// HandlerLost: a handler's last notification of a key was not the
+	// key's final state (Ledger.Flag).
+	HandlerLost Check = "every-handler-sees-final-state"
+	// Unconverged: the run did not drain within its stated bound after the
+	// stream ended (Late).
+	Unconverged Check = "converged-within-bound"
 )
+
+// flaggedChecks are the checks Ledger.Flag records, in report order.
+var flaggedChecks = []Check{Regressed, Isolation, HandlerLost}
 
 // Violation is one failed check with the offending keys (the first
 // MaxKeys of them) and how many there were.
@@ -53,6 +74,9 @@ type Expect struct {
 	Reconciled bool
 	// Deletes: check the handler's deletion counts.
 	Deletes bool
+	// Renotify is how many notifications of a version the store already
+	// held one key may get: the relists plus the resyncs of the run.
+	Renotify int
 }
 
 // Verify checks the run's books against e and returns every violation.
@@ -105,7 +129,30 @@ func (l *Ledger) Verify(e Expect) []Violation {
 		})
 	}
 	add(StaleRead, mapKeys(&l.mu, l.stale), nil)
+	var dup []int
+	for k := range l.renotified {
+		if int(l.renotified[k].Load()) > e.Renotify {
+			dup = append(dup, k)
+		}
+	}
+	add(Renotify, dup, func(k int) string {
+		return fmt.Sprintf("%d notifications of a version already stored, %d allowed", l.renotified[k].Load(), e.Renotify)
+	})
+	for _, c := range flaggedChecks {
+		l.mu.Lock()
+		m := l.flagged[c]
+		l.mu.Unlock()
+		add(c, mapKeys(&l.mu, m), nil)
+	}
 	return out
+}
+
+// Late is the violation of a run that took longer than bound, from the
+// end of its stream until every change was accounted for: the stated
+// convergence bound of a fault scenario.
+func Late(took, bound time.Duration) Violation {
+	return Violation{Check: Unconverged, Count: 1, Keys: []string{},
+		Detail: []string{fmt.Sprintf("drained %v after the stream ended, bound %v", took.Round(time.Millisecond), bound)}}
 }
 
 func (l *Ledger) keysWhere(bad func(*slot) bool) []int {
@@ -160,7 +207,11 @@ func Summary(vs []Violation) string {
 // violations, whether the run stalled, and how many reconciles failed
 // outside the injected error rate.
 type Verdict struct {
-	ProcessErrors int64       `json:"process_errors"`
-	Stalled       bool        `json:"stalled"`
-	Violations    []Violation `json:"violations"`
+	ProcessErrors int64 `json:"process_errors"`
+	// Skipped counts notifications handlers dropped by panicking, which
+	// the ledger forgave as the informer's panic policy allows
+	// (Ledger.Skip).
+	Skipped    int64       `json:"skipped_notifications,omitempty"`
+	Stalled    bool        `json:"stalled"`
+	Violations []Violation `json:"violations"`
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
 // Options configure a controller run. Field names follow the `queuelab
@@ -33,6 +34,8 @@ type Options struct {
 	// Profiles to write for the measured phase, as a pipeline run writes
 	// them (--cpuprofile and the others).
 	Profiles metrics.Profiles
+	// Faults are injected into the offline watch source (watchsrc.Inject).
+	Faults watchsrc.Faults
 }
 
 // DefaultOptions: 4 workers, one List per reconcile, 1% errors, open loop.
@@ -45,6 +48,9 @@ func DefaultOptions() Options {
 func (o Options) Validate() error {
 	if o.Lists < 0 {
 		return gen.Fieldf("lists", "must be >= 0, got %d", o.Lists)
+	}
+	if err := o.Faults.Validate(); err != nil {
+		return err
 	}
 	return gen.Workers{Workers: o.Workers, ReconcileCost: o.ReconcileCost, ErrorRate: o.ErrorRate, Stall: o.Stall, Schedule: o.Schedule}.Validate()
 }

@@ -265,6 +265,9 @@ func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objec
 	}
 	r := newRun(s, objs, o)
 	src := watchsrc.New(s, objs, r.led, o.Schedule, r.base)
+	if err := src.Inject(o.Faults); err != nil {
+		return nil, err
+	}
 	src.OnEmit = r.onEmit
 	return r.drive(ctx, st, sk, sourceFeed{src})
 }

@@ -36,6 +36,9 @@ type env struct {
 	// relisting, if set, reports a Reflector waiting out its relist
 	// backoff, which drain does not take for a stall.
 	relisting func() bool
+	// caughtUp, if set, must hold too before the measured phase is
+	// drained: a blocked handler has seen every notification.
+	caughtUp func() bool
 }
 
 // now is the run's clock in ns; emissions and covers use the same one.

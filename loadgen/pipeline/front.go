@@ -45,12 +45,18 @@ func indexers() cache.Indexers {
 // measured time (watchsrc.Stats.Paused) for every stack alike.
 var relistBackoff = wait.Backoff{Duration: time.Millisecond}
 
-func (e *env) newFront(st Stack, h cache.ResourceEventHandler) (*front, error) {
+// newFront builds the informer half with handler h and, after it, others;
+// the source injects Options.Faults.
+func (e *env) newFront(st Stack, h cache.ResourceEventHandler, others ...cache.ResourceEventHandler) (*front, error) {
 	f := &front{e: e, src: watchsrc.New(e.stream, e.objs, e.led, e.o.Schedule, e.base)}
+	if err := f.src.Inject(e.o.Faults); err != nil {
+		return nil, err
+	}
 	backoff := relistBackoff
 	inf, err := st.NewInformer(f.src.ListerWatcher(), &corev1.Pod{}, InformerOptions{
 		Indexers:  indexers(),
 		Handler:   h,
+		Others:    others,
 		Transform: f.announce,
 		Batch:     e.o.Batch,
 		Backoff:   &backoff,
@@ -135,12 +141,15 @@ func (f *front) expect() account.Expect {
 		}
 		stored[k] = rv
 	}
+	st := f.src.Stats()
 	return account.Expect{
 		Name:    f.e.objs.Key,
 		Truth:   f.e.stream.Final,
 		Stored:  stored,
 		Foreign: foreign,
 		Deletes: true,
+		// One Replace per List after the first, one per resync marker.
+		Renotify: int(max(st.Lists-1, 0) + st.Resyncs),
 	}
 }
 
@@ -172,9 +181,16 @@ func (e *env) applied(old, obj any) (k int, rv uint64, ok bool) {
 		e.procErrs.Add(1)
 		return 0, 0, false
 	}
-	if old == nil || !sameRV(old, rv) {
-		e.led.Applied(k, rv, false)
+	if p, isPod := old.(*corev1.Pod); isPod {
+		switch orv, _ := gen.RV(p); {
+		case orv == rv:
+			e.led.Renotified(k)
+			return k, rv, true
+		case orv > rv:
+			e.led.Flag(account.Regressed, k)
+		}
 	}
+	e.led.Applied(k, rv, false)
 	return k, rv, true
 }
 

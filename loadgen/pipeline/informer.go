@@ -23,15 +23,32 @@ type informerRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// hf is the misbehaving handlers' state (nil: Options.Handlers is
+	// off).
+	hf *handlerFaults
 }
 
 func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
 	r := &informerRun{e: e, q: layer(st.WorkQ.New(), newLimiter())}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	h := enqueuer{e: e, q: r.q}
+	var others []cache.ResourceEventHandler
+	if o := e.o.Handlers; o.Panics > 0 || o.Blocks > 0 {
+		r.hf = newHandlerFaults(e, o, r.ctx)
+		h.f = r.hf
+		if o.Blocks > 0 {
+			others = append(others, blocker{r.hf})
+			e.caughtUp = r.hf.caughtUp
+		}
+	}
 	var err error
-	if r.f, err = e.newFront(st, enqueuer{e: e, q: r.q}); err != nil {
+	if r.f, err = e.newFront(st, h, others...); err != nil {
+		r.cancel()
 		return nil, err
 	}
-	r.ctx, r.cancel = context.WithCancel(context.Background())
+	if r.hf != nil {
+		r.hf.ended = r.f.src.Exhausted()
+	}
 	return r, nil
 }
 
@@ -63,7 +80,13 @@ func (r *informerRun) expect() account.Expect {
 	return e
 }
 
-func (r *informerRun) finish(res *Result)       { res.Source = r.f.src.Stats() }
+func (r *informerRun) finish(res *Result) {
+	res.Source = r.f.src.Stats()
+	if r.hf != nil {
+		r.hf.checkFinal()
+	}
+}
+
 func (r *informerRun) source() *watchsrc.Source { return r.f.src }
 
 // enqueuer is the informer's event handler: every notification enqueues
@@ -72,23 +95,28 @@ func (r *informerRun) source() *watchsrc.Source { return r.f.src }
 type enqueuer struct {
 	e *env
 	q workqueue.TypedRateLimitingInterface[string]
+	// f, if set, counts notifications and panics on the chosen ones.
+	f *handlerFaults
 }
 
 var _ cache.ResourceEventHandler = enqueuer{}
 
 // OnAdd implements cache.ResourceEventHandler.
-func (h enqueuer) OnAdd(obj any, _ bool) { h.e.applied(nil, obj); h.enqueue(obj) }
+func (h enqueuer) OnAdd(obj any, _ bool) { h.e.applied(nil, obj); h.enqueue(obj, false) }
 
 // OnUpdate implements cache.ResourceEventHandler.
-func (h enqueuer) OnUpdate(old, obj any) { h.e.applied(old, obj); h.enqueue(obj) }
+func (h enqueuer) OnUpdate(old, obj any) { h.e.applied(old, obj); h.enqueue(obj, false) }
 
 // OnDelete implements cache.ResourceEventHandler.
 func (h enqueuer) OnDelete(obj any) {
 	h.e.deleted(obj)
-	h.enqueue(obj)
+	h.enqueue(obj, true)
 }
 
-func (h enqueuer) enqueue(obj any) {
+func (h enqueuer) enqueue(obj any, deleted bool) {
+	if h.f != nil {
+		h.f.enqueuing(obj, deleted)
+	}
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		h.e.procErrs.Add(1)

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -33,6 +34,9 @@ type InformerOptions struct {
 	Indexers cache.Indexers
 	// Handler is told of every change applied to the store (required).
 	Handler cache.ResourceEventHandler
+	// Others are registered after Handler, each as a handler of its own
+	// (informers only: a hand-assembled path has one handler).
+	Others []cache.ResourceEventHandler
 	// Transform, if set, sees every object entering the FIFO, as
 	// SharedIndexInformer.SetTransform's function does.
 	Transform cache.TransformFunc
@@ -86,6 +90,9 @@ func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o In
 		}
 		inf = d
 	default:
+		if len(o.Others) > 0 {
+			return nil, fmt.Errorf("pipeline: stack %s is assembled by hand and calls one handler, not %d", st.Name(Informer), 1+len(o.Others))
+		}
 		return newAssembled(st, lw, example, o), nil
 	}
 	if o.Transform != nil {
@@ -93,8 +100,10 @@ func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o In
 			return nil, err
 		}
 	}
-	if _, err := inf.AddEventHandler(o.Handler); err != nil {
-		return nil, err
+	for _, h := range append([]cache.ResourceEventHandler{o.Handler}, o.Others...) {
+		if _, err := inf.AddEventHandler(h); err != nil {
+			return nil, err
+		}
 	}
 	return inf, nil
 }

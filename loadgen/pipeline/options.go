@@ -6,6 +6,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
 // Options configure a run. Field names follow the `queuelab run` flags;
@@ -39,6 +40,16 @@ type Options struct {
 	// Progress, if set, is called about every 10ms with the number of
 	// stream events emitted so far.
 	Progress func(emitted int64)
+	// Faults are injected into the informer and store pipelines' watch
+	// (watchsrc.Faults); Handlers make the informer pipeline's handlers
+	// panic and block (HandlerFaults).
+	Faults   watchsrc.Faults
+	Handlers HandlerFaults
+	// Converge, if > 0, is the stated bound on the time from the stream's
+	// end until the run is drained: a run that takes longer fails with
+	// account.Unconverged. Fault scenarios state one; recovering from a
+	// fault must not leave work behind for long.
+	Converge time.Duration
 }
 
 // ReadMix is the store pipeline's read operations as fractions summing to 1.
@@ -72,6 +83,15 @@ func (o Options) Validate() error {
 		return gen.Fieldf("readers", "must be >= 0, got %d", o.Readers)
 	case m.Get < 0 || m.ByIndex < 0 || m.List < 0 || math.Abs(m.Get+m.ByIndex+m.List-1) > 1e-9:
 		return gen.Fieldf("read-mix", "get+byindex+list must be >= 0 and sum to 1, got %g+%g+%g", m.Get, m.ByIndex, m.List)
+	}
+	if err := o.Faults.Validate(); err != nil {
+		return err
+	}
+	if err := o.Handlers.Validate(); err != nil {
+		return err
+	}
+	if o.Converge < 0 {
+		return gen.Fieldf("converge", "must be >= 0 (0 = no bound), got %v", o.Converge)
 	}
 	return gen.Workers{Workers: o.Workers, ReconcileCost: o.ReconcileCost, ErrorRate: o.ErrorRate, Stall: o.Stall, Schedule: o.Schedule}.Validate()
 }

@@ -23,6 +23,9 @@ type Result struct {
 	// Sync is the initial List-to-everything-reconciled time (not part of
 	// the measured phase).
 	Sync time.Duration `json:"sync_ns"`
+	// Converge is the time from the stream's end until the run drained:
+	// what recovering from faults left behind (Options.Converge bounds it).
+	Converge time.Duration `json:"converge_ns,omitempty"`
 	// Latency runs from a change's emission to the end of the reconcile
 	// that first observed it (workqueue, informer) or to its application
 	// to the store (store pipeline: staleness); one sample per covering

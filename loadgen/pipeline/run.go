@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
@@ -72,6 +74,13 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	}
 	res := &Result{Pipeline: k, Impl: st.Name(k), Baseline: st.IsBaseline(k), Digest: s.Digest}
 
+	if o.Handlers.Panics > 0 {
+		// The handlers' panics must reach the informer's policy without
+		// crashing the process: client-go's listener re-panics while
+		// ReallyCrash is on. Restored after stop, once no handler runs.
+		defer func(prev bool) { utilruntime.ReallyCrash = prev }(utilruntime.ReallyCrash)
+		utilruntime.ReallyCrash = false
+	}
 	heap0 := metrics.LiveHeap()
 	metrics.ResetPeakRSS()
 	t := time.Now()
@@ -104,10 +113,13 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	var paused0 time.Duration
 	if src != nil {
 		paused0 = src.Stats().Paused
-		e.relisting = src.Relisting
+		e.relisting = src.BackingOff
 	}
-	res.Stalled = e.drain(ctx, r.exhausted(), nil)
+	res.Stalled = e.drain(ctx, r.exhausted(), e.caughtUp)
 	res.Duration = time.Since(t0)
+	if src != nil && !res.Stalled {
+		res.Converge = time.Duration(e.now()) - src.ExhaustedAt()
+	}
 	if src != nil {
 		// A relist backoff is a wait for real time that the stream's
 		// compressed simulated time would multiply; no stack is charged
@@ -149,7 +161,11 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	}
 	r.finish(res)
 	res.ProcessErrors = e.procErrs.Load()
+	res.Skipped = e.led.Skipped()
 	res.Violations = e.led.Verify(r.expect())
+	if o.Converge > 0 && res.Converge > o.Converge {
+		res.Violations = append(res.Violations, account.Late(res.Converge, o.Converge))
+	}
 	return res, ctx.Err()
 }
 

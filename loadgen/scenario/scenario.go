@@ -11,6 +11,7 @@ import (
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
+	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
 
 // Scenario is a named workload.
@@ -46,7 +47,7 @@ type Controller struct {
 // Options is the controller run's options for pipeline options o.
 func (c *Controller) Options(o pipeline.Options) controller.Options {
 	return controller.Options{Workers: o.Workers, Lists: c.Lists, ReconcileCost: o.ReconcileCost,
-		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall}
+		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall, Faults: o.Faults}
 }
 
 // All lists the scenarios, default first.
@@ -105,7 +106,71 @@ func All() []Scenario {
 		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(),
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
+		faultsWatch(informerStacks), faultsHandlers(informerStacks), controllerFaults(),
 	}
+}
+
+// watchFaults is the faults-watch schedule: four closes and one of each
+// error, three backoffs (0.8 s, 1.6 s, 3.2 s in client-go's Reflector).
+func watchFaults() watchsrc.Faults {
+	return watchsrc.Faults{Close: 4, Gone: 1, Refused: 1, Internal: 1}
+}
+
+// controllerFaults is faults-watch under whole controllers: the same
+// stream and schedule, every controller stack. Their measured time
+// includes the Reflector's backoffs (a controller run does not pause
+// over them), so it is a ledger check, not a measurement.
+func controllerFaults() Scenario {
+	o := controllerOpts(4, 0)
+	o.Faults = watchFaults()
+	return controllerScenario("controller-faults",
+		"whole controllers under the faults-watch schedule (4 closes, a 410 Gone, a 429, a 500): 2k pods, 8k events open loop; every ledger clean",
+		faultGen(), o, Controller{Lists: 1})
+}
+
+// faultGen is the fault scenarios' stream: 2k pods, 8k events, resyncs and
+// no relist or missed delete of its own, so the only waits are the
+// injected faults' (see watchsrc.Faults).
+func faultGen() gen.Config {
+	g := gen.Defaults()
+	g.Objects, g.Namespaces, g.Labels, g.Events = 2000, 20, 50, 8000
+	g.RelistEvery, g.Missed, g.ResyncEvery = 0, 0, 2*time.Second
+	return g
+}
+
+// faultConverge is the fault scenarios' stated convergence bound: from
+// the stream's end until everything is reconciled. The faults' own waits
+// (backoffs, a panicked listener's second, a blocked handler's sleep)
+// come before the stream's end or are a few seconds at most; a run that
+// takes longer left work behind.
+const faultConverge = 15 * time.Second
+
+// faultsWatch drops, expires and fails the watch under the informer:
+// four mid-stream closes, a "410 Gone", a refused (429) watch and a 500
+// mid-stream. client-go's Reflector backs off 0.8 s, 1.6 s, 3.2 s for the
+// three errors (paused over, not measured), so a stack costs seconds.
+func faultsWatch(stacks map[pipeline.Kind]string) Scenario {
+	o := pipeline.DefaultOptions()
+	o.Faults = watchFaults()
+	o.Converge = faultConverge
+	return Scenario{Name: "faults-watch",
+		Doc: "2k pods, 8k events open loop, the watch closed 4 times mid-stream, one 410 Gone (relist), one 429 refused watch and one 500 mid-stream (backoff): every ledger clean, drained within 15 s of the stream's end",
+		Gen: faultGen(), Opts: o, Pipelines: []pipeline.Kind{pipeline.Informer}, Stacks: stacks}
+}
+
+// faultsHandlers makes the informer's handlers misbehave while the stream
+// flows at 2000 events/s (4 s): the enqueuing handler panics on 3
+// notifications (the run turns utilruntime.ReallyCrash off; client-go
+// then skips each and pauses that handler a second) and a second handler
+// blocks 2 s on 2, during which the enqueuer must keep being notified.
+func faultsHandlers(stacks map[pipeline.Kind]string) Scenario {
+	o := pipeline.DefaultOptions()
+	o.Schedule = gen.Schedule{Rate: 2000}
+	o.Handlers = pipeline.HandlerFaults{Panics: 3, Blocks: 2, Block: 2 * time.Second}
+	o.Converge = faultConverge
+	return Scenario{Name: "faults-handlers",
+		Doc: "2k pods, 8k events at 2000/s, the enqueuing handler panicking on 3 notifications (skipped, as the informer's panic policy allows) and a second handler blocking 2 s on 2: the others keep flowing, every ledger clean, drained within 15 s of the stream's end",
+		Gen: faultGen(), Opts: o, Pipelines: []pipeline.Kind{pipeline.Informer}, Stacks: stacks}
 }
 
 // Names lists the scenarios' names, default first.

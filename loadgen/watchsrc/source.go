@@ -4,7 +4,9 @@
 // stream's events on a watch.Interface, ends the watch with "410 Gone" at a
 // relist marker, closes it cleanly at a disconnect marker and resumes from
 // the resourceVersion the Reflector asks for — the protocol an API server
-// speaks, minus the network and the decoding.
+// speaks, minus the network and the decoding. Injected faults (Inject) add
+// the ways that protocol fails: closes, "410 Gone", refused watches and
+// internal errors at seeded positions.
 package watchsrc
 
 import (
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -52,6 +55,8 @@ type Source struct {
 	pacer     *gen.Pacer
 	startAt   int64
 	exhausted chan struct{}
+	// exhaustedAt is when exhausted was closed (run clock, ns).
+	exhaustedAt atomic.Int64
 
 	mu     sync.Mutex // serializes List and Watch set-up
 	active *watcher
@@ -63,13 +68,20 @@ type Source struct {
 	objIdx int           // object events taken effect (the pacing index)
 	ended  bool
 
-	// relistAt is when the active watch ended with "410 Gone" (run clock,
-	// ns; 0: none pending); the next List ends the pause.
-	relistAt int64
+	// waitAt is when the source sent the Reflector into its backoff (a
+	// "410 Gone", an injected error; run clock, ns; 0: none pending); the
+	// next List or Watch ends the pause.
+	waitAt int64
+	// faults are the injected faults by position, nextFault the first not
+	// fired yet; refuse fails the next Watch call (FaultRefused).
+	faults    []scheduled
+	nextFault int
+	refuse    bool
 
 	lists, relists, disconnects, watches atomic.Int64
+	refused, internal, injected, resyncs atomic.Int64
 	paused                               atomic.Int64
-	relisting                            atomic.Bool
+	backingOff                           atomic.Bool
 }
 
 // New serves s (objects built by objs), recording emissions in led on the
@@ -103,33 +115,68 @@ func (s *Source) Start() {
 // Exhausted is closed once every stream position has taken effect.
 func (s *Source) Exhausted() <-chan struct{} { return s.exhausted }
 
+// ExhaustedAt is when Exhausted was closed, on the run's clock (the base
+// New was given); 0 before.
+func (s *Source) ExhaustedAt() time.Duration { return time.Duration(s.exhaustedAt.Load()) }
+
 // Stats are the protocol events the Reflector went through.
 type Stats struct {
 	// Lists counts List calls (1 initial + one per relist in a healthy run).
 	Lists int64
 	// Relists and Disconnects count watches ended by "410 Gone" and by a
-	// clean close.
+	// clean close (stream markers and injected faults alike).
 	Relists, Disconnects int64
+	// Refused counts Watch calls failed with "429 Too Many Requests",
+	// InternalErrors watches ended by a "500 Internal Error" event; only
+	// injected faults cause them.
+	Refused, InternalErrors int64 `json:",omitempty"`
+	// Injected counts the injected faults that fired (Inject).
+	Injected int64 `json:",omitempty"`
+	// Resyncs counts the resync markers that took effect.
+	Resyncs int64
 	// Watches counts Watch calls.
 	Watches int64
-	// Paused is the time from every "410 Gone" to the List that followed:
-	// the Reflector's backoff (0.8 s and doubling, in client-go's shipped
-	// informer) plus the hand-over. A real-time wait meant for relists
-	// minutes apart, it would swamp a stream that compresses minutes of
-	// simulated time into seconds, so the schedule is paused over it and
-	// pipelines leave it out of their measured time.
+	// Paused is the time from every "410 Gone" or injected watch error to
+	// the List or Watch that followed: the Reflector's backoff (0.8 s and
+	// doubling, in client-go's shipped informer) plus the hand-over. A
+	// real-time wait meant for failures minutes apart, it would swamp a
+	// stream that compresses minutes of simulated time into seconds, so the
+	// schedule is paused over it and pipelines leave it out of their
+	// measured time.
 	Paused time.Duration
 }
 
 // Stats reports what happened so far.
 func (s *Source) Stats() Stats {
 	return Stats{Lists: s.lists.Load(), Relists: s.relists.Load(), Disconnects: s.disconnects.Load(), Watches: s.watches.Load(),
+		Refused: s.refused.Load(), InternalErrors: s.internal.Load(), Injected: s.injected.Load(), Resyncs: s.resyncs.Load(),
 		Paused: time.Duration(s.paused.Load())}
 }
 
-// Relisting reports whether a watch ended with "410 Gone" and the
-// Reflector has not listed again yet: it is in its backoff, not stalled.
-func (s *Source) Relisting() bool { return s.relisting.Load() }
+// BackingOff reports whether the source sent the Reflector into its
+// backoff ("410 Gone", an injected watch error) and it has not listed or
+// watched again yet: it is waiting, not stalled.
+func (s *Source) BackingOff() bool { return s.backingOff.Load() }
+
+// backOff starts a pause: the Reflector now waits out its backoff.
+func (s *Source) backOff() {
+	s.waitAt = s.now()
+	s.backingOff.Store(true)
+}
+
+// resume ends the pause backOff started, if any, moving the schedule
+// past it; the caller holds mu.
+func (s *Source) resume() {
+	if s.waitAt == 0 {
+		return
+	}
+	gap := time.Duration(s.now() - s.waitAt)
+	s.waitAt = 0
+	s.backingOff.Store(false)
+	s.pacer.Pause(gap)
+	s.startAt += int64(gap)
+	s.paused.Add(int64(gap))
+}
 
 // IsWatchListSemanticsUnSupported opts the Reflector out of WatchList
 // (streaming lists): the source speaks list-then-watch. client-go consults
@@ -156,15 +203,8 @@ func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, 
 	if s.active != nil {
 		return nil, fmt.Errorf("watchsrc: List while a watch is active")
 	}
+	s.resume()
 	now := s.now()
-	if s.relistAt > 0 {
-		gap := time.Duration(now - s.relistAt)
-		s.relistAt = 0
-		s.relisting.Store(false)
-		s.pacer.Pause(gap)
-		s.startAt += int64(gap)
-		s.paused.Add(int64(gap))
-	}
 	// Counted once the list is built and booked, so a List count > 0 means
 	// the initial sync's changes are in the ledger.
 	defer s.lists.Add(1)
@@ -204,6 +244,13 @@ func (s *Source) watch(ctx context.Context, opts metav1.ListOptions) (watch.Inte
 		return nil, fmt.Errorf("watchsrc: a watch is already active")
 	}
 	s.watches.Add(1)
+	s.resume()
+	if s.refuse {
+		s.refuse = false
+		s.refused.Add(1)
+		s.backOff()
+		return nil, apierrors.NewTooManyRequests("queuelab: injected 429", 1)
+	}
 	events := s.stream.Events
 	// Everything up to rv reached the Reflector; markers carrying rv that
 	// have not taken effect yet (positions >= next) still must.

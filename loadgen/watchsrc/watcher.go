@@ -60,9 +60,13 @@ func (w *watcher) run() {
 			}
 			continue
 		}
+		if e.Kind.IsObject() && w.fault(w.pos) {
+			return
+		}
 		s.next = w.pos + 1
 		switch e.Kind {
 		case gen.Resync:
+			s.resyncs.Add(1)
 			if s.OnResync != nil {
 				s.OnResync()
 			}
@@ -73,10 +77,8 @@ func (w *watcher) run() {
 			}
 		case gen.Relist:
 			s.relists.Add(1)
-			s.relistAt = s.now()
-			s.relisting.Store(true)
-			status := apierrors.NewResourceExpired("queuelab: relist").ErrStatus
-			w.send(watch.Event{Type: watch.Error, Object: &status})
+			s.backOff()
+			w.sendError(apierrors.NewResourceExpired("queuelab: relist"))
 			return
 		default:
 			at, ok := s.pacer.Wait(s.objIdx, w.stop)
@@ -101,6 +103,7 @@ func (w *watcher) run() {
 	}
 	if !s.ended {
 		s.ended = true
+		s.exhaustedAt.Store(s.now())
 		close(s.exhausted)
 	}
 	select {
@@ -133,6 +136,13 @@ func (s *Source) objectEvent(e gen.Event) watch.Event {
 }
 
 var watchType = [...]watch.EventType{gen.Added: watch.Added, gen.Modified: watch.Modified, gen.Deleted: watch.Deleted}
+
+// sendError ends the watch as an API server reports an error: a watch
+// event of type Error carrying err's Status.
+func (w *watcher) sendError(err *apierrors.StatusError) {
+	status := err.ErrStatus
+	w.send(watch.Event{Type: watch.Error, Object: &status})
+}
 
 // send delivers ev; it returns false if the watch was stopped.
 func (w *watcher) send(ev watch.Event) bool {

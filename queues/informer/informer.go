@@ -36,13 +36,26 @@ type Options struct {
 	// SharedIndexInformerOptions is what client-go's
 	// NewSharedIndexInformerWithOptions takes: ResyncPeriod, Indexers,
 	// ObjectDescription, and the Identifier and InformerMetricsProvider
-	// that the FIFO's metrics are published under (FIFOs whose
-	// FIFOGuarantees.Metrics is set; store metrics are not published).
+	// that metrics are published under. As with client-go, metrics are
+	// published only for a reserved Identifier: the store's resource
+	// version always, the FIFO's by FIFOs whose FIFOGuarantees.Metrics is
+	// set. A reserved Identifier with any other FIFO is an error, not
+	// metrics silently missing.
 	cache.SharedIndexInformerOptions
 	// FIFO names an entry of FIFOs; empty means DefaultFIFO.
 	FIFO string
 	// Store names an entry of stores.Impls; empty means DefaultStore.
 	Store string
+	// RecoverHandlerPanics makes a handler that panics lose only the event
+	// it panicked on: the panic is logged as utilruntime.HandleCrash logs
+	// it (location and stack), the event is skipped and the next one
+	// follows at once, whatever utilruntime.ReallyCrash says. By default a
+	// panic is client-go's: HandleCrash re-panics while ReallyCrash is true
+	// (its default), ending the process so the controller restarts and
+	// relists, because a skipped notification may never be repaired by a
+	// resync. Set it where one handler's bug must not take down the other
+	// controllers of the process and a missed event is acceptable.
+	RecoverHandlerPanics bool
 }
 
 // Informer is a cache.SharedIndexInformer built from the lab's parts:
@@ -59,6 +72,13 @@ type Informer struct {
 	newFIFO NewFIFO
 	ident   cache.InformerNameAndResource
 	metrics cache.InformerMetricsProvider
+	// storeRV publishes the store's resource version metric (nil unless
+	// ident is reserved): an empty client-go store whose Bookmark sets the
+	// gauge as client-go's store does on every write, through the provider
+	// client-go would pick. lastRV is the version it last published; the
+	// consumer alone touches both.
+	storeRV cache.ThreadSafeStore
+	lastRV  string
 
 	indexer  *stores.Indexer
 	fan      *fanout.Fanout
@@ -95,6 +115,10 @@ func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object
 	if err != nil {
 		return nil, err
 	}
+	var storeRV cache.ThreadSafeStore
+	if opts.Identifier.Reserved() {
+		storeRV = cache.NewThreadSafeStore(cache.Indexers{}, cache.Indices{}, cache.WithThreadSafeStoreMetrics(opts.Identifier, opts.InformerMetricsProvider))
+	}
 	indexers := opts.Indexers
 	if indexers == nil {
 		indexers = cache.Indexers{}
@@ -107,8 +131,9 @@ func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object
 		newFIFO:           newFIFO,
 		ident:             opts.Identifier,
 		metrics:           opts.InformerMetricsProvider,
+		storeRV:           storeRV,
 		indexer:           stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, newStore(indexers)),
-		fan:               fanout.New(clock.RealClock{}),
+		fan:               fanout.New(clock.RealClock{}, panicPolicy(opts.RecoverHandlerPanics)),
 		mutation:          cache.NewCacheMutationDetector(fmt.Sprintf("%T", exampleObject)),
 		synced:            make(chan struct{}),
 		resyncCheckPeriod: opts.ResyncPeriod,
@@ -117,6 +142,14 @@ func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object
 	s.collect.mutation = s.mutation
 	s.apply = consumer.New(s.indexer, &s.collect)
 	return s, nil
+}
+
+// panicPolicy is the fan-out's policy for Options.RecoverHandlerPanics.
+func panicPolicy(recoverPanics bool) fanout.PanicPolicy {
+	if recoverPanics {
+		return fanout.Skip
+	}
+	return fanout.Crash
 }
 
 // resolve fills in the defaults and looks the FIFO and store up.
@@ -133,6 +166,10 @@ func (opts Options) resolve() (Options, NewFIFO, stores.New, error) {
 	q, err := FIFOs.Lookup(opts.FIFO)
 	if err != nil {
 		return opts, nil, nil, fmt.Errorf("informer: FIFO: %w", err)
+	}
+	if opts.Identifier.Reserved() && !q.Guarantees.Metrics {
+		return opts, nil, nil, fmt.Errorf("informer: FIFO %q publishes no metrics, but Identifier %q asks for client-go's FIFO metrics: use FIFO %q, or leave Identifier unset",
+			opts.FIFO, opts.Identifier.Name(), ClientGoFIFO)
 	}
 	st, err := stores.Impls.Lookup(opts.Store)
 	if err != nil {
@@ -176,6 +213,9 @@ func (s *Informer) RunWithContext(ctx context.Context) {
 		Identifier:      s.ident,
 		MetricsProvider: s.metrics,
 	})
+	if b, ok := q.(cache.QueueWithBatch); ok {
+		q = &batchingQueue{Queue: q, batch: b, process: func(ds []cache.Delta, initial bool) error { return s.processBatch(logger, ds, initial) }}
+	}
 	s.controller = cache.New(&cache.Config{
 		Queue:                        q,
 		ListerWatcher:                s.lw,
@@ -184,7 +224,6 @@ func (s *Informer) RunWithContext(ctx context.Context) {
 		FullResyncPeriod:             s.resyncCheckPeriod,
 		ShouldResync:                 s.fan.ShouldResync,
 		Process:                      func(obj any, initial bool) error { return s.process(logger, obj, initial) },
-		ProcessBatch:                 func(ds []cache.Delta, initial bool) error { return s.processBatch(logger, ds, initial) },
 		WatchErrorHandlerWithContext: s.watchErrorHandler,
 	})
 	s.started = true
@@ -219,6 +258,7 @@ func (s *Informer) process(logger klog.Logger, obj any, initial bool) error {
 	s.block.Lock()
 	defer s.block.Unlock()
 	err := s.apply.Process(obj, initial)
+	s.publishStoreRV()
 	s.collect.flush(s.fan)
 	return s.fail(logger, err)
 }
@@ -229,8 +269,22 @@ func (s *Informer) processBatch(logger klog.Logger, deltas []cache.Delta, initia
 	s.block.Lock()
 	defer s.block.Unlock()
 	err := s.apply.ProcessBatch(deltas, initial)
+	s.publishStoreRV()
 	s.collect.flush(s.fan)
 	return s.fail(logger, err)
+}
+
+// publishStoreRV sets the store resource version metric to the version
+// the store has reached, once per pop: the value client-go's store sets
+// on each of the pop's writes, last one winning.
+func (s *Informer) publishStoreRV() {
+	if s.storeRV == nil {
+		return
+	}
+	if rv := s.indexer.LastStoreSyncResourceVersion(); rv != s.lastRV {
+		s.lastRV = rv
+		s.storeRV.Bookmark(rv)
+	}
 }
 
 // fail reports err, which client-go's controller would drop silently: the
@@ -280,12 +334,13 @@ func (s *Informer) GetStore() cache.Store { return s.indexer }
 func (s *Informer) GetIndexer() cache.Indexer { return s.indexer }
 
 // AddIndexers adds indexes, built over what is stored already; an index
-// name in use is an error, as is adding to a stopped informer.
+// name in use is an error, as is adding to a stopped informer (with
+// client-go's message).
 func (s *Informer) AddIndexers(indexers cache.Indexers) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
-		return errors.New("informer: indexers not added: the informer has stopped")
+		return errors.New("indexer was not added because it has stopped already")
 	}
 	return s.indexer.AddIndexers(indexers)
 }
@@ -311,23 +366,23 @@ func (s *Informer) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
 // SetWatchErrorHandlerWithContext is SetWatchErrorHandler with the
 // informer's context; only before Run.
 func (s *Informer) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
-	return s.beforeRun("watch error handler", func() { s.watchErrorHandler = handler })
+	return s.beforeRun(func() { s.watchErrorHandler = handler })
 }
 
 // SetTransform sets the function applied to every object before it is
 // queued and stored (to strip fields and save memory); only before Run. An
 // object it fails on is reported and skipped, as client-go does.
 func (s *Informer) SetTransform(handler cache.TransformFunc) error {
-	return s.beforeRun("transform", func() { s.transform = handler })
+	return s.beforeRun(func() { s.transform = handler })
 }
 
 // beforeRun applies a setting that Run freezes, or reports that it is
-// too late for what.
-func (s *Informer) beforeRun(what string, set func()) error {
+// too late with client-go's message.
+func (s *Informer) beforeRun(set func()) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
-		return fmt.Errorf("informer: %s not set: the informer has already started", what)
+		return errors.New("informer has already started")
 	}
 	set()
 	return nil
@@ -354,11 +409,13 @@ func (s *Informer) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHa
 }
 
 // AddEventHandlerWithOptions registers handler. Resync periods follow
-// client-go: raised to one second at least; before Run a shorter period
-// than the informer's shortens the informer's check period, after Run it
-// is raised to it. A handler added after Run first gets an OnAdd(obj, true)
-// for every stored object. A nil handler, a negative period or a stopped
-// informer is an error.
+// client-go, with its warnings logged: raised to one second at least;
+// before Run a shorter period than the informer's shortens the informer's
+// check period, after Run it is raised to it; with no check period (an
+// informer built with no ResyncPeriod and no handler asking for one
+// before Run) there are no resyncs. A handler added after Run first gets
+// an OnAdd(obj, true) for every stored object. A nil handler or a stopped
+// informer is an error, the latter with client-go's message.
 func (s *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, errors.New("informer: nil event handler")
@@ -366,26 +423,28 @@ func (s *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
-		return nil, fmt.Errorf("informer: handler %T not added: the informer has stopped", handler)
+		return nil, stoppedError(handler)
 	}
 	logger := ptr.Deref(options.Logger, klog.Background())
 	resync := ptr.Deref(options.ResyncPeriod, s.defaultResync)
-	if resync < 0 {
-		return nil, fmt.Errorf("informer: negative resync period %v", resync)
-	}
 	if resync > 0 {
-		resync = max(resync, minimumResyncPeriod)
+		if resync < minimumResyncPeriod {
+			logger.Info("Warning: resync period is too small. Changing it to the minimum allowed value", "resyncPeriod", resync, "minimumResyncPeriod", minimumResyncPeriod)
+			resync = minimumResyncPeriod
+		}
 		if resync < s.resyncCheckPeriod {
 			if s.started {
+				logger.Info("Warning: resync period is smaller than resync check period and the informer has already started. Changing it to the resync check period", "resyncPeriod", resync, "resyncCheckPeriod", s.resyncCheckPeriod)
 				resync = s.resyncCheckPeriod
 			} else {
-				s.resyncCheckPeriod = resync
-				s.fan.SetCheckPeriod(func(requested time.Duration) time.Duration { return effectivePeriod(requested, resync) })
+				check := resync
+				s.resyncCheckPeriod = check
+				s.fan.SetCheckPeriod(func(requested time.Duration) time.Duration { return effectivePeriod(logger, requested, check) })
 			}
 		}
 	}
 	name := fmt.Sprintf("SharedIndexInformer %T + event handler %T", s.example, handler)
-	period := effectivePeriod(resync, s.resyncCheckPeriod)
+	period := effectivePeriod(logger, resync, s.resyncCheckPeriod)
 	var initial []any
 	if s.started {
 		s.block.Lock()
@@ -393,29 +452,46 @@ func (s *Informer) AddEventHandlerWithOptions(handler cache.ResourceEventHandler
 		initial = s.indexer.List()
 	}
 	l, err := s.fan.Add(handler, name, logger, resync, period, initial)
-	if err != nil {
-		return nil, err
+	if err != nil { // fanout.ErrStopped, its only error
+		return nil, stoppedError(handler)
 	}
 	return l, nil
 }
 
+// stoppedError is client-go's error for a handler added to a stopped
+// informer, word for word: callers match it.
+func stoppedError(handler cache.ResourceEventHandler) error {
+	return fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler)
+}
+
 // effectivePeriod is a handler's resync period under the informer's check
-// period: none when either is zero, never below the check period.
-func effectivePeriod(requested, check time.Duration) time.Duration {
-	if requested == 0 || check == 0 {
+// period: none when either is zero, never below the check period. A
+// period dropped or raised is logged with client-go's warning, so a
+// handler that asked for resyncs an informer cannot give learns why.
+func effectivePeriod(logger klog.Logger, requested, check time.Duration) time.Duration {
+	switch {
+	case requested == 0:
 		return 0
+	case check == 0:
+		logger.Info("Warning: the specified resyncPeriod is invalid because this shared informer doesn't support resyncing", "desired", requested)
+		return 0
+	case requested < check:
+		logger.Info("Warning: the specified resyncPeriod is being increased to the minimum resyncCheckPeriod", "desired", requested, "resyncCheckPeriod", check)
+		return check
 	}
-	return max(requested, check)
+	return requested
 }
 
 // RemoveEventHandler stops delivery to a registration; what it had not yet
 // been handed is dropped, as with client-go. cache.ShutDownEventHandler
 // also waits for its handler to return. Removing twice does nothing; a
-// registration of another informer type is an error.
+// registration of another informer type is an error that starts as
+// client-go's does ("invalid key type"), naming the type where client-go's
+// prints a malformed %t verb.
 func (s *Informer) RemoveEventHandler(handle cache.ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*fanout.Listener)
 	if !ok {
-		return fmt.Errorf("informer: registration %T was not returned by this informer", handle)
+		return fmt.Errorf("invalid key type %T: not a registration of this informer", handle)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -2,7 +2,6 @@ package inorder
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -190,21 +189,26 @@ func (q *LockFree) pop(batch cache.ProcessBatchFunc, single cache.PopProcessFunc
 	}
 }
 
-// sleep waits until an event may be there or the queue is closed. A writer
-// that pushed before sleepers rose is seen by the emptiness check; one that
-// pushes after sees sleepers and wakes us under sleepMu.
+// inFlightChecks bounds how often a consumer that finds nothing visible
+// while an event is counted in queued (a push between its count and its
+// publication) looks again before it parks: such a push is normally done
+// within a few looks, and parking costs both sides a futex call.
+const inFlightChecks = 64
+
+// sleep waits until an event may be there, or the queue is closed with
+// nothing left to hand out. A writer that pushed before sleepers rose is
+// seen by the emptiness check; one that pushes after sees sleepers and
+// wakes us under sleepMu. That holds for a push still in flight when Close
+// has spent its wake-up too, so a closed queue parks like an open one.
 func (q *LockFree) sleep() {
+	for range inFlightChecks {
+		if q.queued.Load() == 0 || !q.emptyForConsumer() {
+			break
+		}
+	}
 	q.sleepMu.Lock()
 	q.sleepers.Add(1)
-	for q.emptyForConsumer() {
-		if q.closed.Load() {
-			// An event counted in queued is still being pushed: it is
-			// about to be visible, and Close's wake-up is spent.
-			q.sleepMu.Unlock()
-			q.sleepers.Add(-1)
-			runtime.Gosched()
-			return
-		}
+	for q.emptyForConsumer() && !(q.closed.Load() && q.queued.Load() == 0) {
 		q.wake.Wait()
 	}
 	q.sleepers.Add(-1)

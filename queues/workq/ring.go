@@ -2,7 +2,6 @@ package workq
 
 import (
 	"hash/maphash"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -216,12 +215,9 @@ func (q *Ring[T]) reserve() bool {
 	return true
 }
 
-// unreserve takes back a reservation that was not used.
-func (q *Ring[T]) unreserve() {
-	if q.counts.Add(rejectDelta)&countMask == 0 {
-		q.gate.notifyIdle()
-	}
-}
+// unreserve takes back a reservation made after the queue shut down, and
+// wakes the Gets and drains (WakeAll) that may have waited for it.
+func (q *Ring[T]) unreserve() { q.wakeIfShutAndEmpty(q.counts.Add(rejectDelta)) }
 
 // enqueue pushes e, which the caller reserved and moved to queued.
 func (q *Ring[T]) enqueue(e *ringEntry[T]) {
@@ -232,40 +228,68 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 // Len returns the number of queued items.
 func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 
+// getSpins is how many times Get looks again, without parking, while the
+// counts show an item queued that the ring does not yet hand out: another
+// goroutine is then a step or two from done (an Add between its
+// reservation and its push, a Get between its pop and its count, an Add
+// taking back a reservation after a shutdown). Past that, the goroutine
+// may have been descheduled, and Get parks until it is done.
+const getSpins = 64
+
 // Get hands out the oldest queued item, blocking while there is none; it
 // reports shutdown once the queue is shut down and nothing accepted is left.
 func (q *Ring[T]) Get() (item T, shutdown bool) {
-	for {
-		if e, ok := q.ready.TryPop(); ok {
-			// Only Get moves an entry off queued, and Done (which may reuse
-			// it) comes after Get returns: read the item first all the same.
-			// The metrics see the hand-out before an Add can see the item
-			// processing and mark it again.
-			item = e.item
-			q.metrics.handedOut(item)
-			e.state.Store(uint32(processing))
-			q.counts.Add(getDelta)
-			return item, false
+	for spins := 0; ; spins++ {
+		e, ok := q.ready.TryPop()
+		if !ok {
+			w := q.counts.Load()
+			switch {
+			case queuedOf(w) == 0 && w&shutBit != 0:
+				return item, true
+			case queuedOf(w) > 0 && spins < getSpins:
+				continue
+			}
+			if e, ok = q.park(); !ok {
+				spins = 0
+				continue
+			}
 		}
-		w := q.counts.Load()
-		switch {
-		case queuedOf(w) > 0:
-			// Reserved but not yet pushed (or pushed but not yet
-			// published), popped but not yet uncounted, or a reservation
-			// about to be taken back: another goroutine is a step or two
-			// from done.
-			runtime.Gosched()
-		case w&shutBit != 0:
-			return item, true
-		default:
-			q.gate.park(q.available)
-		}
+		// Only Get moves an entry off queued, and Done (which may reuse
+		// it) comes after Get returns: read the item first all the same.
+		// The metrics see the hand-out before an Add can see the item
+		// processing and mark it again.
+		item = e.item
+		q.metrics.handedOut(item)
+		e.state.Store(uint32(processing))
+		q.wakeIfShutAndEmpty(q.counts.Add(getDelta))
+		return item, false
 	}
 }
 
-func (q *Ring[T]) available() bool {
-	w := q.counts.Load()
-	return queuedOf(w) > 0 || w&shutBit != 0
+// park blocks the calling Get until it pops an entry (returned) or the queue
+// is shut down with nothing queued. The pop is tried under the gate's mutex
+// after the Get registered as parked, and every push wakes a parked Get
+// once it has made its entry visible, so no push is missed; a Get woken
+// without an entry (another took it) looks again.
+func (q *Ring[T]) park() (e *ringEntry[T], ok bool) {
+	q.gate.Park(func() bool {
+		if e, ok = q.ready.TryPop(); ok {
+			return true
+		}
+		w := q.counts.Load()
+		return w&shutBit != 0 && queuedOf(w) == 0
+	})
+	return e, ok
+}
+
+// wakeIfShutAndEmpty wakes the parked Gets and drains once the counts word
+// w, just written, shows the queue shut down with nothing queued: a Get may
+// have parked while an item was still counted queued, and must now report
+// shutdown.
+func (q *Ring[T]) wakeIfShutAndEmpty(w uint64) {
+	if w&shutBit != 0 && queuedOf(w) == 0 {
+		q.gate.WakeAll()
+	}
 }
 
 // Done marks the processing of item finished (see Mutex.Done): it re-queues

@@ -70,7 +70,11 @@ func width(sty text.Style, s string) vg.Length { return sty.Width(s) * slack }
 // memory held.
 func (f *Family) charts(format string) ([]Chart, error) {
 	var out []Chart
-	for _, kind := range []func() []*chartSpec{f.timeChart, f.scalingCharts, f.latencyCharts, f.memoryChart} {
+	kinds := []func() []*chartSpec{f.timeChart, f.scalingCharts, f.latencyCharts, f.memoryChart}
+	if f.Scaling {
+		kinds = []func() []*chartSpec{f.coresCharts}
+	}
+	for _, kind := range kinds {
 		specs := kind()
 		for i, s := range specs {
 			name := slug(f.Name) + "-" + s.kind

@@ -34,6 +34,10 @@ type Options struct {
 	ChartFormat string
 	// Alpha and Confidence as in benchcmp.Options (0 = defaults).
 	Alpha, Confidence float64
+	// Repo is the git work tree whose history decides which families are
+	// stale: measured at a commit that later commits touching their code
+	// follow. Empty skips the check.
+	Repo string
 	// Check writes nothing: Generate only lists, in Result.Stale, the files
 	// that a real run would create, change or delete, so CI can verify that
 	// committed results are up to date.
@@ -85,15 +89,15 @@ func Generate(o Options) (*Result, error) {
 	pg := &page{opts: o, docs: docs, charts: make(map[string][]Chart)}
 	res := &Result{}
 	for _, raw := range raws {
-		fams, warnings, err := load(raw, o, pg.families)
+		fams, scaling, warnings, err := load(raw, o, pg.families, pg.scaling)
 		if err != nil {
 			return nil, err
 		}
-		if len(fams) == 0 {
+		if len(fams)+len(scaling) == 0 {
 			continue
 		}
 		res.Raw = append(res.Raw, raw)
-		for _, f := range fams {
+		for _, f := range slices.Concat(fams, scaling) {
 			if f.pageSrc, err = relPath(o.OutDir, raw); err != nil {
 				return nil, err
 			}
@@ -104,21 +108,33 @@ func Generate(o Options) (*Result, error) {
 			}
 		}
 		pg.families = append(pg.families, fams...)
+		pg.scaling = append(pg.scaling, scaling...)
 		for _, w := range warnings {
 			pg.warnings = append(pg.warnings, raw+": "+w)
 		}
 	}
-	slices.SortStableFunc(pg.families, func(a, b *Family) int { return strings.Compare(a.Name, b.Name) })
+	byName := func(a, b *Family) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortStableFunc(pg.families, byName)
+	slices.SortStableFunc(pg.scaling, byName)
+	if o.Repo != "" {
+		ix, err := newCodeIndex(o.Repo, o.BenchDir)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range slices.Concat(pg.families, pg.scaling) {
+			f.Stale = ix.staleness(f.Name, f.Header["commit"])
+		}
+	}
 	pg.recs = recommendations(pg.families)
 	pg.lines = headline(pg.recs)
 	chartDir := filepath.Join(o.OutDir, "charts")
 	keep := make(map[string]bool)
-	for _, f := range pg.families {
+	for _, f := range slices.Concat(pg.families, pg.scaling) {
 		charts, err := f.charts(o.ChartFormat)
 		if err != nil {
 			return nil, err
 		}
-		pg.charts[f.Name] = charts
+		pg.charts[f.key()] = append(pg.charts[f.key()], charts...)
 		for _, c := range charts {
 			path := filepath.Join(o.OutDir, filepath.FromSlash(c.Path))
 			if err := res.write(path, c.data, o.Check); err != nil {
@@ -157,23 +173,30 @@ func Generate(o Options) (*Result, error) {
 }
 
 // load reads one raw file and returns its families that none of have
-// already supplies.
-func load(raw string, o Options, have []*Family) ([]*Family, []string, error) {
+// already supplies, and its scaling measurements that none of haveScaling
+// does: a family measured at several GOMAXPROCS (make bench-scaling) is
+// charted by core count and never supplies the family's tables, which
+// compare implementations at one GOMAXPROCS over the whole matrix.
+func load(raw string, o Options, have, haveScaling []*Family) (fams, scaling []*Family, warnings []string, err error) {
 	data, err := benchcmp.Load(raw)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	grid, err := data.Group(benchcmp.ByImpl, benchcmp.Options{Alpha: o.Alpha, Confidence: o.Confidence})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var out []*Family
+	named := func(name string) func(f *Family) bool { return func(f *Family) bool { return f.Name == name } }
 	for _, name := range grid.Families() {
-		if !slices.ContainsFunc(have, func(f *Family) bool { return f.Name == name }) {
-			out = append(out, newFamily(grid, name, raw, data.Headers[raw], o.Baseline))
+		f := newFamily(grid, name, raw, data.Headers[raw], o.Baseline)
+		switch {
+		case !f.Scaling && !slices.ContainsFunc(have, named(name)):
+			fams = append(fams, f)
+		case f.Scaling && !slices.ContainsFunc(haveScaling, named(name)):
+			scaling = append(scaling, f)
 		}
 	}
-	return out, data.Warnings, nil
+	return fams, scaling, data.Warnings, nil
 }
 
 // byAge returns the raw files in dir newest first: by the "date:" header

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/queuelab/queuelab/internal/lab/benchcmp"
 )
@@ -40,7 +41,7 @@ func writeHeadlineTable(pr printer, lines []Recommendation, link string) {
 			use, impl = code(l.Choice)+" (nothing beats it; best other: "+code(l.Score.Impl)+")", l.Score.Impl
 		}
 		pr("| [%s](%s#%s) | %s | %s | %s | %s | %s |\n", f.Name, link, anchor(f.Name), use,
-			words(f, l.On, impl), total(f, impl, memoryUnit(f)), total(f, impl, "allocs/op"), sourceLink(f, link != ""))
+			words(f, l.On, impl), total(f, impl, memoryUnit(f)), total(f, impl, "allocs/op"), strings.TrimSpace(sourceLink(f, link != "")+" "+f.Stale.Mark()))
 	}
 }
 

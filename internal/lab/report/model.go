@@ -51,6 +51,28 @@ type Family struct {
 	// Primary is the question that ranks implementations: time per op
 	// where the family's benchmarks measure operations, else its rates.
 	Primary question
+	// Scaling marks a family measured at several GOMAXPROCS: charted by
+	// core count in a section of its own, not tabled.
+	Scaling bool
+	// Stale says whether its code changed after its raw file's commit.
+	Stale Staleness
+}
+
+// key names f among the page's charts: a family and its scaling
+// measurement are charted apart.
+func (f *Family) key() string {
+	if f.Scaling {
+		return f.Name + " (scaling)"
+	}
+	return f.Name
+}
+
+// anchor is the id of f's section on the results page.
+func (f *Family) anchor() string {
+	if f.Scaling {
+		return "scaling-" + slug(f.Name)
+	}
+	return anchor(f.Name)
 }
 
 // question is what one table answers: some units over some rows, all in
@@ -107,6 +129,7 @@ func newFamily(g *benchcmp.Grid, name, source string, header map[string]string, 
 	}
 	f.Impls = impls
 	f.Primary = f.primary()
+	f.Scaling = slices.ContainsFunc(f.Rows, func(r *benchcmp.Row) bool { return procs(r) != procs(f.Rows[0]) })
 	return f
 }
 
@@ -246,7 +269,10 @@ func percentileOrder(name string) float64 {
 
 // concurrencyKeys name parameters that count goroutines or Ps, in the order
 // the report prefers them as the x axis of scaling charts.
-var concurrencyKeys = []string{"producers", "workers", "consumers", "goroutines", "writers", "readers", "threads", "gomaxprocs"}
+var concurrencyKeys = []string{"producers", "workers", "consumers", "goroutines", "writers", "readers", "threads", gomaxprocs}
+
+// gomaxprocs is the parameter benchcmp makes of a name's "-N" suffix.
+const gomaxprocs = "gomaxprocs"
 
 // sizeKeys name parameters that size the data set.
 var sizeKeys = []string{"keys", "objects", "items", "size", "n"}

@@ -47,10 +47,11 @@ type config struct {
 	timeout time.Duration
 }
 
-// WithExt declares the lab's extensions: a handler that panics is
-// recovered and reported even while utilruntime.ReallyCrash is on
-// (client-go's listener re-panics then, crashing the process). Without it
-// that [ext] property is skipped.
+// WithExt declares that newInformer's informers recover a handler's panic
+// and skip only its event even while utilruntime.ReallyCrash is on
+// (queues/informer's Options.RecoverHandlerPanics; client-go's listener
+// re-panics then, crashing the process). With it the [ext] property runs
+// in place of the one holding panics to client-go's behaviour.
 func WithExt() Option { return func(c *config) { c.ext = true } }
 
 // WithOrder declares the order across keys in which the informer's
@@ -82,8 +83,8 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 		{Name: "relist-reports-vanished-objects", Run: s.relist},
 		{Name: "per-key-order-exactly-once", Run: s.perKeyOrder},
 		{Name: "slow-handler-blocks-nobody", Run: s.slowHandler},
-		{Name: "panicking-handler-is-contained", Run: s.panickingHandler},
-		{Name: "panicking-handler-is-contained-with-really-crash", Skip: suite.Unless(c.ext, "[ext] client-go re-panics while utilruntime.ReallyCrash is on"), Run: s.panickingHandlerReallyCrash},
+		{Name: "panicking-handler-pauses-without-really-crash", Skip: suite.Unless(!c.ext, "[ext] the informer recovers handler panics instead"), Run: s.panickingHandler},
+		{Name: "panicking-handler-is-recovered-with-really-crash", Skip: suite.Unless(c.ext, "[ext] client-go re-panics while utilruntime.ReallyCrash is on"), Run: s.panickingHandlerRecovered},
 		{Name: "failing-transform-is-contained", Run: s.failingTransform},
 		{Name: "object-without-metadata-is-contained", Run: s.noMetadata},
 		{Name: "settings-freeze-at-run", Run: s.settingsFreeze},
@@ -426,34 +427,60 @@ func (s informerSuite) slowHandler(t *testing.T) {
 	assert.Equal(t, fast.Got(), slow.Got(), "the slow handler then gets the same, in the same order")
 }
 
-// panicking checks that a handler panicking on one object misses only that
-// one, and that the informer and the other handlers carry on.
-func (s informerSuite) panicking(t *testing.T) {
-	f := s.fixture(t, cache.SharedIndexInformerOptions{})
-	bad, good := &recorder{panicOn: "ns/b"}, &recorder{}
-	add(t, f.inf, bad)
+// panicking runs an informer holding ns/i with a handler that does not
+// panic, then registers one that panics on its synthetic initial add of
+// ns/i and on the add of ns/b (registered late so its initial add is
+// counted before the informer's sync reaches it, whatever the FIFO), and
+// creates ns/a, ns/b and ns/c; it returns once all is idle. The other
+// handler and the store must have everything at once.
+func (s informerSuite) panicking(t *testing.T) (bad *recorder, badReg cache.ResourceEventHandlerRegistration, inf cache.SharedIndexInformer) {
+	f := s.fixture(t, cache.SharedIndexInformerOptions{}, Pod("ns", "i", "x"))
+	good := &recorder{}
 	add(t, f.inf, good)
 	f.run(t)
+	bad = &recorder{panicOn: map[string]bool{"ns/i": true, "ns/b": true}}
+	badReg = add(t, f.inf, bad)
+	synctest.Wait()
 	for _, n := range []string{"a", "b", "c"} {
 		f.src.Create(Pod("ns", n, "x"))
 	}
-	time.Sleep(errorPause) // client-go also pauses a handler a second after a panic
 	synctest.Wait()
-	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/c 3 false"}, bad.Got(), "the panicking handler")
-	s.assertOrdered(t, []string{"add ns/a 1 false", "add ns/b 2 false", "add ns/c 3 false"}, good.Got(), "the other handler")
-	assert.False(t, f.inf.IsStopped())
+	s.assertOrdered(t, []string{"add ns/i 1 true", "add ns/a 2 false", "add ns/b 3 false", "add ns/c 4 false"}, good.Got(), "the other handler")
+	assert.Len(t, storedKeys(f.inf), 4)
+	return bad, badReg, f.inf
 }
 
+// panickingHandler: with utilruntime.ReallyCrash off, client-go's listener
+// logs the panic, skips the event, and waits a second before the next;
+// an initial add that panicked is never counted, so the registration
+// never reports synced.
 func (s informerSuite) panickingHandler(t *testing.T) {
 	defer func(prev bool) { utilruntime.ReallyCrash = prev }(utilruntime.ReallyCrash)
 	utilruntime.ReallyCrash = false
-	s.panicking(t)
+	bad, reg, inf := s.panicking(t)
+	assert.Empty(t, bad.Got(), "paused after the panic on the initial add")
+	time.Sleep(time.Second)
+	synctest.Wait()
+	if s.order == registry.OrderFIFO { // otherwise ns/b may come first
+		assert.Equal(t, []string{"add ns/a 2 false"}, bad.Got(), "paused after the panic on ns/b")
+	}
+	time.Sleep(time.Second)
+	synctest.Wait()
+	s.assertOrdered(t, []string{"add ns/a 2 false", "add ns/c 4 false"}, bad.Got(), "the panicking handler")
+	assert.False(t, reg.HasSynced(), "its initial add never completed")
+	assert.False(t, inf.IsStopped())
 }
 
-func (s informerSuite) panickingHandlerReallyCrash(t *testing.T) {
+// panickingHandlerRecovered: an informer that recovers handler panics
+// skips only the events the handler panicked on, with no pause, even while
+// utilruntime.ReallyCrash is on, and counts a skipped initial add.
+func (s informerSuite) panickingHandlerRecovered(t *testing.T) {
 	defer func(prev bool) { utilruntime.ReallyCrash = prev }(utilruntime.ReallyCrash)
 	utilruntime.ReallyCrash = true
-	s.panicking(t)
+	bad, reg, inf := s.panicking(t)
+	s.assertOrdered(t, []string{"add ns/a 2 false", "add ns/c 4 false"}, bad.Got(), "the panicking handler, at once")
+	assert.True(t, reg.HasSynced(), "the skipped initial add counts")
+	assert.False(t, inf.IsStopped())
 }
 
 func (s informerSuite) failingTransform(t *testing.T) {
@@ -495,9 +522,11 @@ func (s informerSuite) settingsFreeze(t *testing.T) {
 	require.NoError(t, f.inf.SetTransform(noop))
 	require.NoError(t, f.inf.SetWatchErrorHandler(func(*cache.Reflector, error) {}))
 	f.run(t)
-	assert.Error(t, f.inf.SetTransform(noop))
-	assert.Error(t, f.inf.SetWatchErrorHandler(func(*cache.Reflector, error) {}))
-	assert.Error(t, f.inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {}))
+	// client-go's messages, word for word: callers match them.
+	const started = "informer has already started"
+	assert.EqualError(t, f.inf.SetTransform(noop), started)
+	assert.EqualError(t, f.inf.SetWatchErrorHandler(func(*cache.Reflector, error) {}), started)
+	assert.EqualError(t, f.inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {}), started)
 	f.inf.Run(make(chan struct{})) // a second Run returns at once
 }
 
@@ -512,9 +541,13 @@ func (s informerSuite) stop(t *testing.T) {
 	time.AfterFunc(time.Second, func() { close(gate) })
 	stop() // returns only once the handler, busy at the stop, has returned
 	assert.True(t, f.inf.IsStopped())
-	_, err := f.inf.AddEventHandler(&recorder{})
-	assert.Error(t, err, "AddEventHandler on a stopped informer")
-	assert.Error(t, f.inf.AddIndexers(cache.Indexers{"x": cache.MetaNamespaceIndexFunc}), "AddIndexers on a stopped informer")
+	// client-go's messages, word for word: callers match them.
+	late := &recorder{}
+	_, err := f.inf.AddEventHandler(late)
+	assert.EqualError(t, err, fmt.Sprintf("handler %v was not added to shared informer because it has stopped already", late),
+		"AddEventHandler on a stopped informer")
+	assert.EqualError(t, f.inf.AddIndexers(cache.Indexers{"x": cache.MetaNamespaceIndexFunc}),
+		"indexer was not added because it has stopped already", "AddIndexers on a stopped informer")
 	// Returning from the bubble fails the test if a goroutine is left.
 }
 

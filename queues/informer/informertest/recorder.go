@@ -2,7 +2,6 @@ package informertest
 
 import (
 	"fmt"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -14,13 +13,11 @@ import (
 // "add ns/name rv initial", "update ns/name oldrv->rv",
 // "delete ns/name rv" or "delete ns/name unknown(rv)" for a tombstone.
 // gate, when set, is received from before each call (a slow handler);
-// panicOn names a key whose first add panics.
+// panicOn names keys whose adds panic.
 type recorder struct {
 	suite.Lines
-	mu      sync.Mutex // guards panics
 	gate    chan struct{}
-	panicOn string
-	panics  int
+	panicOn map[string]bool
 }
 
 var _ cache.ResourceEventHandler = (*recorder)(nil)
@@ -28,13 +25,7 @@ var _ cache.ResourceEventHandler = (*recorder)(nil)
 func (r *recorder) OnAdd(obj any, initial bool) {
 	r.wait()
 	p := obj.(*corev1.Pod)
-	r.mu.Lock()
-	hit := r.panicOn == key(p) && r.panics == 0
-	if hit {
-		r.panics++
-	}
-	r.mu.Unlock()
-	if hit {
+	if r.panicOn[key(p)] {
 		panic("informertest: handler panics on " + key(p))
 	}
 	r.Log(fmt.Sprintf("add %s %s %v", key(p), p.ResourceVersion, initial))

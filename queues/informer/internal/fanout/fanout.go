@@ -1,9 +1,10 @@
 // Package fanout delivers an informer's notifications to its handler
 // registrations.
 //
-// client-go gives every registration a processorListener: two goroutines
-// joined by unbuffered channels and a growing ring of boxed notifications,
-// so each notification costs every handler two channel hand-offs, two
+// client-go (v0.37) gives every registration a processorListener: two
+// goroutines joined by unbuffered channels and a growing ring of boxed
+// notifications, plus a third that waits for the informer's sync, so each
+// notification costs every handler two channel hand-offs, two
 // goroutine switches and an allocation. Here a registration is one
 // goroutine and two reusable slices of Event values: the informer's
 // consumer appends a whole batch to each registration under that
@@ -12,7 +13,8 @@
 // the consumer (the store's only writer) never waits for a handler, a slow
 // handler delays nobody else, nothing is dropped while the registration
 // lives, and each handler sees its events in the order they were handed
-// over. Once the slices have grown to the backlog, the fan-out (Push and
+// over. A handler that panics is handled as the registration's PanicPolicy
+// says: client-go's utilruntime.HandleCrash by default. Once the slices have grown to the backlog, the fan-out (Push and
 // the run loop) allocates nothing per event or per handler
 // (TestPushDoesNotAllocatePerEvent); slices a burst grew past keepEvents
 // are released once drained (TestDrainedBurstIsReleased), so an initial
@@ -23,8 +25,8 @@
 package fanout
 
 import (
+	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -65,9 +67,35 @@ type Event struct {
 	Sync bool
 }
 
+// PanicPolicy is what a registration does when its handler panics.
+type PanicPolicy uint8
+
+const (
+	// Crash is client-go's processorListener: the panic goes to
+	// utilruntime.HandleCrash, which logs it with its location and stack
+	// through utilruntime.PanicHandlers and re-panics while
+	// utilruntime.ReallyCrash is true (its default), ending the process.
+	// With ReallyCrash off the event is skipped, an initial-list add is not
+	// counted as delivered (the registration never reports synced, as with
+	// client-go), and the registration waits crashPause before its next
+	// notification.
+	Crash PanicPolicy = iota
+	// Skip logs the panic as Crash does, then skips the event and delivers
+	// the next one at once, whatever utilruntime.ReallyCrash says; an
+	// initial-list add that panicked counts as delivered.
+	Skip
+)
+
+// crashPause is how long a registration whose handler panicked under Crash
+// (with utilruntime.ReallyCrash off) waits before its next notification:
+// client-go's processorListener sleeps a second so a handler failing on
+// every object does not spin.
+const crashPause = time.Second
+
 // Fanout is the set of handler registrations of one informer.
 type Fanout struct {
-	clock clock.PassiveClock
+	clock  clock.Clock
+	panics PanicPolicy
 
 	// mu guards the fields below. Push holds it shared, so registrations
 	// cannot come and go during a hand-off; ShouldResync holds it
@@ -80,8 +108,9 @@ type Fanout struct {
 	wg        sync.WaitGroup
 }
 
-// New returns an empty Fanout whose resync schedule reads c.
-func New(c clock.PassiveClock) *Fanout { return &Fanout{clock: c} }
+// New returns an empty Fanout whose resync schedule and crash pauses read
+// c, and whose registrations handle panics as panics says.
+func New(c clock.Clock, panics PanicPolicy) *Fanout { return &Fanout{clock: c, panics: panics} }
 
 // Listener is one handler registration; it is the
 // cache.ResourceEventHandlerRegistration an informer hands back.
@@ -89,6 +118,8 @@ type Listener struct {
 	handler cache.ResourceEventHandler
 	logger  klog.Logger
 	tracker *synctrack.SingleFileTracker
+	clock   clock.Clock
+	panics  PanicPolicy
 
 	// Resync schedule, under the Fanout's lock (syncing is read under the
 	// shared lock, written under the exclusive one).
@@ -102,6 +133,7 @@ type Listener struct {
 	pending []Event // appended by Push, taken whole by run
 	waiting bool    // run is parked on cond
 	removed atomic.Bool
+	quit    chan struct{} // closed at removal, to end a crash pause
 	started bool
 	done    chan struct{} // closed once run has returned, or at removal if it never ran
 }
@@ -125,6 +157,9 @@ func (f *Fanout) Add(handler cache.ResourceEventHandler, name string, logger klo
 		requested: requested,
 		period:    period,
 		syncing:   true,
+		clock:     f.clock,
+		panics:    f.panics,
+		quit:      make(chan struct{}),
 		done:      make(chan struct{}),
 	}
 	l.cond.L = &l.mu
@@ -281,6 +316,7 @@ func (l *Listener) stop() {
 	l.pending = l.pending[:0]
 	l.mu.Unlock()
 	l.cond.Signal()
+	close(l.quit)
 	if !l.started {
 		close(l.done)
 	}
@@ -290,6 +326,7 @@ func (l *Listener) stop() {
 func (l *Listener) run() {
 	defer close(l.done)
 	var spare []Event // the drained batch, emptied, for Push to refill
+	crashed := false  // the last handler call panicked: pause before the next
 	for {
 		l.mu.Lock()
 		for len(l.pending) == 0 && !l.removed.Load() {
@@ -306,10 +343,10 @@ func (l *Listener) run() {
 		l.mu.Unlock()
 
 		for i := range batch {
-			if l.removed.Load() {
+			if crashed && !l.pause() || l.removed.Load() {
 				break
 			}
-			l.deliver(&batch[i])
+			crashed = !l.deliver(&batch[i])
 		}
 		spare = Recycle(batch) // outside the lock Push takes
 	}
@@ -333,19 +370,41 @@ func Recycle(buf []Event) []Event {
 	return buf[:0]
 }
 
-// deliver calls the handler for e. A handler that panics is reported
-// through utilruntime.HandleError and the next event follows: one bad
-// object must not stop the registration (client-go's listener re-panics
-// unless utilruntime.ReallyCrash is off, then sleeps a second).
-func (l *Listener) deliver(e *Event) {
-	defer func() {
-		if e.Kind == Add && e.InInitialList {
-			l.tracker.Finished()
-		}
-		if r := recover(); r != nil {
-			utilruntime.HandleErrorWithLogger(l.logger, fmt.Errorf("%v", r), "Event handler panicked; the event is skipped", "handler", l.tracker.Name(), "kind", e.Kind)
-		}
-	}()
+// pause waits crashPause after a panic, as client-go's listener does
+// before its next notification; it reports false if l was removed
+// meanwhile.
+func (l *Listener) pause() bool {
+	t := l.clock.NewTimer(crashPause)
+	defer t.Stop()
+	select {
+	case <-t.C():
+		return true
+	case <-l.quit:
+		return false
+	}
+}
+
+// deliver calls the handler for e and reports whether the next event may
+// follow at once: false after a panic that Crash let through (ReallyCrash
+// off). An initial-list add counts as delivered once the handler returns,
+// or under Skip once its panic is logged.
+func (l *Listener) deliver(e *Event) (next bool) {
+	initial := e.Kind == Add && e.InInitialList
+	if l.panics == Skip {
+		defer func() {
+			if r := recover(); r != nil {
+				logPanic(l.logger, r)
+				if initial {
+					l.tracker.Finished()
+				}
+				next = true
+			}
+		}()
+	} else {
+		// Deferred directly, as client-go defers it, so the location it
+		// logs is the handler's.
+		defer utilruntime.HandleCrashWithLogger(l.logger)
+	}
 	switch e.Kind {
 	case Add:
 		l.handler.OnAdd(e.Obj, e.InInitialList)
@@ -353,6 +412,22 @@ func (l *Listener) deliver(e *Event) {
 		l.handler.OnUpdate(e.Old, e.Obj)
 	case Delete:
 		l.handler.OnDelete(e.Obj)
+	}
+	if initial {
+		l.tracker.Finished()
+	}
+	return true
+}
+
+// logPanic hands r to utilruntime.PanicHandlers as utilruntime.HandleCrash
+// does, without re-panicking. It is called from the deferred function that
+// recovered r, so the frame that panicked is as far from the handlers' log
+// call (this function, the deferred one, runtime.gopanic) as HandleCrash's
+// depth of 4 puts it.
+func logPanic(logger klog.Logger, r any) {
+	ctx := klog.NewContext(context.Background(), logger.WithCallDepth(4))
+	for _, fn := range utilruntime.PanicHandlers {
+		fn(ctx, r)
 	}
 }
 

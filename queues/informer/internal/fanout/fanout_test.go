@@ -45,7 +45,7 @@ func TestPushDoesNotAllocatePerEvent(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates on synchronisation")
 	}
-	f := New(clock.RealClock{})
+	f := New(clock.RealClock{}, Crash)
 	h := &gatedCounter{gate: make(chan struct{})}
 	_, err := f.Add(h, "counter", klog.Background(), 0, 0, nil)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ var _ cache.ResourceEventHandler = (*gatedCounter)(nil)
 // list) is delivered whole, and once it is drained the registration keeps
 // no buffer of that size.
 func TestDrainedBurstIsReleased(t *testing.T) {
-	f := New(clock.RealClock{})
+	f := New(clock.RealClock{}, Crash)
 	h := &gatedCounter{gate: make(chan struct{})}
 	initial := make([]any, 4*keepEvents)
 	for i := range initial {

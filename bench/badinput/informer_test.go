@@ -1,0 +1,135 @@
+package badinput
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/queues/registry"
+)
+
+// informerEntry is one entry of the informer registry.
+type informerEntry = registry.Entry[informer.New, informer.Guarantees]
+
+func informerImpls() []impl[informerEntry] {
+	return entries(informer.Impls(), registry.Baseline)
+}
+
+func appIndex(obj any) ([]string, error) {
+	m, err := metaOf(obj)
+	if err != nil {
+		return nil, err
+	}
+	return []string{m.GetLabels()["app"]}, nil
+}
+
+// newInformer builds an informer over a source holding one pod, indexed by
+// app.
+func newInformer(n informer.New) cache.SharedIndexInformer {
+	src := informertest.NewSource(informertest.Pod("ns", "a", "x"))
+	return n(src.ListerWatcher(), &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: cache.Indexers{"app": appIndex}})
+}
+
+// stopped runs inf until it has synced, then stops it and waits for Run to
+// return.
+func stopped(inf cache.SharedIndexInformer) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(stop)
+	}()
+	cache.WaitForCacheSync(stop, inf.HasSynced)
+	close(stop)
+	<-done
+}
+
+func indexers(inf cache.SharedIndexInformer) string {
+	var names []string
+	for n := range inf.GetIndexer().GetIndexers() {
+		names = append(names, n)
+	}
+	return fmt.Sprint(names)
+}
+
+// errorSaying describes err, which must contain want.
+func errorSaying(err error, want string) string {
+	switch {
+	case err == nil:
+		return "accepted"
+	case !strings.Contains(err.Error(), want):
+		return "error: " + err.Error()
+	}
+	return "error saying " + want
+}
+
+// everyLabInformer states that every lab informer deviates alike: its error
+// texts are being changed to client-go's.
+func everyLabInformer(does string) map[string]string {
+	m := map[string]string{}
+	for _, im := range informerImpls() {
+		if !im.upstream {
+			m[im.name] = does
+		}
+	}
+	return m
+}
+
+var informerCases = []badCase[informerEntry]{
+	{
+		name:     "conflicting AddIndexers",
+		upstream: "error saying indexer conflict; indexers [app]",
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
+			err := inf.AddIndexers(cache.Indexers{"app": appIndex, "other": appIndex})
+			return errorSaying(err, "indexer conflict") + "; indexers " + indexers(inf)
+		},
+	},
+	{
+		name:     "AddIndexers after the informer stopped",
+		upstream: "error saying stopped already; indexers [app]",
+		deviates: everyLabInformer("error: informer: indexers not added: the informer has stopped; indexers [app]"),
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
+			stopped(inf)
+			err := inf.AddIndexers(cache.Indexers{"other": appIndex})
+			return errorSaying(err, "stopped already") + "; indexers " + indexers(inf)
+		},
+	},
+	{
+		name:     "AddEventHandler after the informer stopped",
+		upstream: "error saying stopped already",
+		deviates: everyLabInformer("error: informer: handler cache.ResourceEventHandlerFuncs not added: the informer has stopped"),
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
+			stopped(inf)
+			_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+			return errorSaying(err, "stopped already")
+		},
+	},
+	{
+		name:     "SetTransform and SetWatchErrorHandler after start",
+		upstream: "error saying informer has already started",
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
+			stopped(inf)
+			e1 := inf.SetTransform(func(obj any) (any, error) { return obj, nil })
+			e2 := inf.SetWatchErrorHandler(func(*cache.Reflector, error) {})
+			if r1, r2 := errorSaying(e1, "already started"), errorSaying(e2, "already started"); r1 != r2 {
+				return "SetTransform: " + r1 + "; SetWatchErrorHandler: " + r2
+			}
+			return errorSaying(e1, "informer has already started")
+		},
+	},
+}
+
+func informerFamily() family {
+	return describe("Informers (queues/informer; client-go cache.NewSharedIndexInformerWithOptions)", informerCases, informerImpls())
+}
+
+func TestInformerBadInput(t *testing.T) { runCases(t, informerCases, informerImpls()) }

@@ -1,0 +1,157 @@
+package badinput
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"k8s.io/utils/ptr"
+
+	"github.com/queuelab/queuelab/queues/priorityq"
+)
+
+// priorityqImpls is the priority-queue registry, controller-runtime's first.
+func priorityqImpls() []impl[priorityq.Entry[string]] {
+	return entries(priorityq.Impls[string](), priorityq.Baseline)
+}
+
+func newPQ(e priorityq.Entry[string]) priorityq.PriorityQueue[string] {
+	q, err := e.New(priorityq.Options[string]{})
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// shutDownOnce shuts q down; probes that shut it down themselves skip it.
+func shutDownOnce(q priorityq.PriorityQueue[string]) {
+	if !q.ShuttingDown() {
+		q.ShutDown()
+	}
+}
+
+var priorityqCases = []badCase[priorityq.Entry[string]]{
+	{
+		name:     "Done and Forget of an unknown item",
+		upstream: "ignored (NumRequeues 0, the queue works on)",
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			q := newPQ(e)
+			defer shutDownOnce(q)
+			q.Done("unknown")
+			q.Forget("unknown")
+			q.Add("a")
+			if item, _ := q.Get(); item != "a" {
+				return "Get then hands out " + item
+			}
+			return fmt.Sprintf("ignored (NumRequeues %d, the queue works on)", q.NumRequeues("unknown"))
+		},
+	},
+	{
+		name:     "every method after ShutDown",
+		upstream: "ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return",
+		note:     "client-go's workqueue drains instead (see the work-queue table)",
+		deviates: map[string]string{
+			"mutex":    `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
+			"sharded":  `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
+			"lockfree": `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
+		},
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			q := newPQ(e)
+			q.Add("busy")
+			q.Get()
+			q.Add("ready")
+			q.Len() // controller-runtime's Len flushes its add buffer
+			q.ShutDown()
+			q.Add("late")
+			q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(10)}, "late-priority")
+			q.AddAfter("late-after", -1)
+			q.AddRateLimited("late-rl")
+			out := fmt.Sprintf("ShuttingDown %v; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len %d)", q.ShuttingDown(), q.Len())
+			if item, _, shut := q.GetWithPriority(); !shut {
+				q.Done(item)
+				q.Done("busy")
+				return out + fmt.Sprintf("; Get hands out %q until drained", item)
+			}
+			if _, shut := q.Get(); !shut {
+				return out + "; Get hands out an item after GetWithPriority reported shutdown"
+			}
+			q.Done("busy")
+			q.Forget("busy")
+			return out + "; Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return"
+		},
+	},
+	{
+		name:     "ShutDown twice",
+		upstream: "panics: close of closed channel",
+		variants: "the second call returns",
+		note:     "controller-runtime closes its done channel again; a workqueue's ShutDown may be called twice (client-go's may), so the variants make it idempotent",
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			q := newPQ(e)
+			q.ShutDown()
+			if msg := panics(q.ShutDown); msg != "" {
+				return "panics: " + msg
+			}
+			if msg := panics(q.ShutDownWithDrain); msg != "" {
+				return "ShutDownWithDrain panics: " + msg
+			}
+			return "the second call returns"
+		},
+	},
+	{
+		name:     "negative or zero delay (AddAfter, AddOpts.After)",
+		upstream: "ready at once (Len 2)",
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			q := newPQ(e)
+			defer shutDownOnce(q)
+			q.AddAfter("neg", -time.Hour)
+			q.AddWithOpts(priorityq.AddOpts{After: 0}, "zero")
+			return fmt.Sprintf("ready at once (Len %d)", q.Len())
+		},
+	},
+	{
+		name:     "huge delay (AddAfter math.MaxInt64)",
+		upstream: "waits (Len 0; an item added later is handed out)",
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			q := newPQ(e)
+			defer shutDownOnce(q)
+			q.AddAfter("huge", math.MaxInt64)
+			n := q.Len()
+			q.Add("now")
+			if item, _ := q.Get(); item != "now" {
+				return "ready at once: Get hands out " + item
+			}
+			return fmt.Sprintf("waits (Len %d; an item added later is handed out)", n)
+		},
+	},
+	{
+		name:     "out-of-range options (Shards)",
+		upstream: "the registry adapter returns an error naming the option (controller-runtime has no Shards)",
+		variants: "constructor returns an error quoting the bad value",
+		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+			shards := 4 // the non-sharded variants take none
+			if e.Name == "sharded" {
+				shards = -1
+			}
+			_, err := e.New(priorityq.Options[string]{Shards: shards})
+			switch {
+			case err == nil:
+				return "accepted"
+			case e.Name == priorityq.Baseline:
+				return "the registry adapter returns an error naming the option (controller-runtime has no Shards)"
+			}
+			if e.Name == "sharded" {
+				if _, err := e.New(priorityq.Options[string]{Shards: 1 << 20}); err == nil {
+					return "accepted 1<<20 shards"
+				}
+			}
+			return quotes(err, shards)
+		},
+	},
+}
+
+func priorityqFamily() family {
+	return describe("Priority queues (priorityq; controller-runtime priorityqueue)", priorityqCases, priorityqImpls())
+}
+
+func TestPriorityQueueBadInput(t *testing.T) { runCases(t, priorityqCases, priorityqImpls()) }

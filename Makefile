@@ -83,6 +83,18 @@ test: ## Run every test under the race detector (conformance suites included)
 race: ## Stress the conformance suites (hammers, drain stress, differential checks) 5 times over under -race
 	$(GO) test -race -count=5 -timeout 30m ./queues/... ./stores/... ./internal/...
 
+# linearize: porcupine checks of every queue and store against sequential
+# models (internal/lab/linearize). make test runs the same tests with seed 1
+# and 40 histories; this is the longer run, with a new seed each time
+# (printed, so a failure can be rerun with LINEARIZE_SEED=...).
+LINEARIZE_SEED      ?= $(shell date +%s)
+LINEARIZE_HISTORIES ?= 200
+
+.PHONY: linearize
+linearize: ## Linearizability of every family × implementation (upstream as control) and proof the checker catches broken variants (LINEARIZE_SEED, LINEARIZE_HISTORIES)
+	$(GO) test -count=1 -v -timeout 60m -run '^(TestLinearize|TestBrokenVariantsCaught)$$' ./internal/lab/linearize/ \
+	  -args -linearize.seed=$(LINEARIZE_SEED) -linearize.histories=$(LINEARIZE_HISTORIES)
+
 .PHONY: lint
 lint: ## gofmt and go vet
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \

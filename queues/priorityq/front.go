@@ -58,7 +58,9 @@ func (q *front[T, C]) AddRateLimited(item T) {
 
 // GetWithPriority blocks until an item is ready and hands out the one of
 // highest priority with its priority; the caller must call Done with it.
-// After shutdown it keeps handing out what is ready, then reports shutdown.
+// After ShutDown it reports shutdown at once, as controller-runtime's does,
+// whatever is queued or processing; with Options.DrainOnShutdown it first
+// hands out what is ready. It never blocks after ShutDown.
 //
 // It yields the processor first (see get).
 func (q *front[T, C]) GetWithPriority() (item T, priority int, shutdown bool) { return q.get() }
@@ -97,13 +99,15 @@ func (q *front[T, C]) Done(item T) { q.c.done(item) }
 // included, as controller-runtime counts them (delayed ones are not).
 func (q *front[T, C]) Len() int { return q.c.len() }
 
-// ShutDown stops accepting items, drops the delayed ones and ends any
-// ShutDownWithDrain wait; Get hands out what is ready, then reports shutdown.
+// ShutDown stops accepting items, drops the delayed ones, ends any
+// ShutDownWithDrain wait and makes every Get, blocked or later, report
+// shutdown (with Options.DrainOnShutdown, once nothing ready is left).
 func (q *front[T, C]) ShutDown() { q.c.shutDown(false) }
 
-// ShutDownWithDrain shuts down like ShutDown, then waits until every ready
-// item has been handed out and Done (or ShutDown is called). Workers must
-// keep calling Get and Done until Get reports shutdown.
+// ShutDownWithDrain is ShutDown, as in controller-runtime, unless
+// Options.DrainOnShutdown is set: then it waits until every ready item has
+// been handed out and Done (or ShutDown is called), and workers must keep
+// calling Get and Done until Get reports shutdown.
 func (q *front[T, C]) ShutDownWithDrain() { q.c.shutDown(true) }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

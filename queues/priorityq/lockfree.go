@@ -172,12 +172,10 @@ func (c *lockFreeCore[T]) reserve(delta uint64) bool {
 	return true
 }
 
-// release takes back counts and wakes drains and Gets when that may end
-// them.
+// release takes back counts and wakes drains when that may end them.
 func (c *lockFreeCore[T]) release(delta uint64) {
-	w := c.counts.Add(-delta)
-	if w&shutBit != 0 && queuedOf(w) == 0 && pendingOf(w) == 0 {
-		c.g.WakeAll()
+	if w := c.counts.Add(-delta); w&shutBit != 0 && idle(w) {
+		c.g.WakeDrainers()
 	}
 }
 
@@ -352,8 +350,13 @@ func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int32) {
 	r.startedAt.Store(now)
 }
 
+// get never waits after shutdown: it reports shutdown at once or, with
+// DrainOnShutdown, once nothing is queued.
 func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 	for {
+		if c.counts.Load()&shutBit != 0 && !c.s.drain {
+			return item, 0, true
+		}
 		if item, prio, ok := c.pop(); ok {
 			return item, prio, false
 		}
@@ -363,12 +366,12 @@ func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 			// Reserved but not yet pushed, or popped but not yet
 			// uncounted: another goroutine is a step from done.
 			runtime.Gosched()
-		case w&shutBit != 0 && pendingOf(w) == 0:
+		case w&shutBit != 0:
 			return item, 0, true
 		default:
 			c.g.Park(func() bool {
 				w := c.counts.Load()
-				return queuedOf(w) > 0 || (w&shutBit != 0 && pendingOf(w) == 0)
+				return queuedOf(w) > 0 || w&shutBit != 0
 			})
 		}
 	}
@@ -422,22 +425,20 @@ func (c *lockFreeCore[T]) len() int {
 	return int(queuedOf(w) + pendingOf(w))
 }
 
-func (c *lockFreeCore[T]) idle() bool {
-	w := c.counts.Load()
+// idle reports whether counts w hold nothing queued, pending or processing.
+func idle(w uint64) bool {
 	return queuedOf(w) == 0 && pendingOf(w) == 0 && processingOf(w) == 0
 }
 
 func (c *lockFreeCore[T]) shutDown(drain bool) {
-	c.draining.Store(drain)
+	c.draining.Store(drain && c.s.drain)
 	c.counts.Or(shutBit)
 	c.delay.mu.Lock()
 	c.delay.close()
 	c.delayed.Store(0)
 	c.delay.mu.Unlock()
 	c.g.WakeAll()
-	if drain {
-		c.g.WaitUntil(func() bool { return !c.draining.Load() || c.idle() })
-	}
+	c.g.WaitUntil(func() bool { return !c.draining.Load() || idle(c.counts.Load()) })
 	c.refresh.halt()
 }
 

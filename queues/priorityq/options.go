@@ -38,6 +38,22 @@ type Options[T comparable] struct {
 	// GOMAXPROCS, others must lie in [1, 65536] and are rounded up to a power
 	// of two. Other variants refuse a non-zero value.
 	Shards int
+	// DrainOnShutdown makes the queue drain as client-go's workqueue does:
+	// after ShutDown, Get keeps handing out the items that are ready (and
+	// those that a Done makes ready) and reports shutdown only when none is
+	// left; ShutDownWithDrain waits until every ready item has been handed
+	// out and Done. Set it for workers written against client-go's queue that
+	// must finish the backlog before the process exits (a one-shot job, a
+	// graceful hand-over that must not lose accepted work).
+	//
+	// The default is controller-runtime's contract: after ShutDown every Get
+	// reports shutdown at once, whatever is queued, and ShutDownWithDrain
+	// does not wait. controller-runtime stops a controller by shutting its
+	// queue down and then waiting for its workers; a draining queue would
+	// have a stopping or de-elected manager reconcile its whole backlog on a
+	// cancelled context, after it lost its lease. Either way no Get stays
+	// blocked after ShutDown.
+	DrainOnShutdown bool
 }
 
 // DefaultRateLimiter is the limiter controller-runtime gives a controller
@@ -54,11 +70,12 @@ type settings[T comparable] struct {
 	limiter workqueue.TypedRateLimiter[T]
 	metrics *metrics
 	shards  int
+	drain   bool // Options.DrainOnShutdown
 }
 
 // resolve checks o for the named constructor; only NewSharded takes Shards.
 func (o Options[T]) resolve(constructor string, sharded bool) (settings[T], error) {
-	s := settings[T]{limiter: o.RateLimiter, shards: 1}
+	s := settings[T]{limiter: o.RateLimiter, shards: 1, drain: o.DrainOnShutdown}
 	if o.Shards != 0 && !sharded {
 		return s, fmt.Errorf("priorityq: %s does not take Shards (got %d)", constructor, o.Shards)
 	}

@@ -56,6 +56,9 @@ func TestConstructorsRefuseBadOptions(t *testing.T) {
 	if _, err := priorityq.NewLockFree(priorityq.Options[string]{Shards: 4}); err == nil {
 		t.Error("NewLockFree accepted Shards")
 	}
+	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{DrainOnShutdown: true}); err == nil {
+		t.Error("controller-runtime's queue accepted DrainOnShutdown, which it cannot honour")
+	}
 	if _, err := priorityq.NewSharded(priorityq.Options[string]{Shards: -1}); err == nil {
 		t.Error("NewSharded accepted Shards: -1")
 	}

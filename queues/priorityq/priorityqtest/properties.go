@@ -503,3 +503,18 @@ func shutdownEndsDrain(t *testing.T, newQueue NewQueue) {
 	}
 	q.Done("a")
 }
+
+// fullIntPriorities: priorities beyond 32 bits keep their order and the
+// highest-of rule; none is clamped.
+func fullIntPriorities(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, priorityq.Options[string]{})
+	const big = 1 << 40
+	q.AddWithOpts(at(big), "a")
+	q.AddWithOpts(at(big+1), "b")
+	q.AddWithOpts(at(big+7), "c")
+	q.AddWithOpts(at(big+3), "c") // lower: c keeps big+7
+	q.AddWithOpts(at(big+9), "a") // higher: a rises above c
+	q.AddWithOpts(at(-big), "d")
+	q.AddWithOpts(at(-big+1), "e")
+	expectGets(t, q, fmt.Sprint("a@", big+9), fmt.Sprint("c@", big+7), fmt.Sprint("b@", big+1), fmt.Sprint("e@", -big+1), fmt.Sprint("d@", -big))
+}

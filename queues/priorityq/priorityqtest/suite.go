@@ -69,6 +69,7 @@ func RunPriorityQueue(t *testing.T, newQueue NewQueue, opts ...Option) {
 	suite.Run(t, c.timeout, []suite.Property{
 		{Name: "dedup-keeps-the-highest-priority", Run: b(dedupMaxPriority)},
 		{Name: "higher-priority-first", Run: b(priorityOrder)},
+		{Name: "priorities-are-full-ints", Run: b(fullIntPriorities)},
 		{Name: "fifo-within-a-priority", Skip: fifo, Run: b(fifoWithinPriority)},
 		{Name: "raised-item-goes-behind-its-new-priority", Skip: fifo, Run: b(raisedGoesBehind)},
 		{Name: "add-while-processing-hands-out-after-done", Run: b(addWhileProcessing)},

@@ -158,7 +158,7 @@ func NewLockFree[T comparable](o Options[T]) (*LockFree[T], error) {
 	if s.metrics != nil {
 		c.refresh = s.metrics.start(c.unfinished)
 	}
-	return &LockFree[T]{front[T, *lockFreeCore[T]]{c: c, limiter: s.limiter}}, nil
+	return &LockFree[T]{front[T, *lockFreeCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}, nil
 }
 
 func (c *lockFreeCore[T]) now() int64 { return c.delay.e.now() + 1 }

@@ -50,7 +50,7 @@ func newMutex[T comparable](s settings[T]) *Mutex[T] {
 			c.mu.Unlock()
 		})
 	}
-	return &Mutex[T]{front[T, *mutexCore[T]]{c: c, limiter: s.limiter}}
+	return &Mutex[T]{front[T, *mutexCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}
 }
 
 // wake signals up to n parked Gets, unregistering them, so that Adds made

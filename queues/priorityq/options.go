@@ -54,6 +54,51 @@ type Options[T comparable] struct {
 	// cancelled context, after it lost its lease. Either way no Get stays
 	// blocked after ShutDown.
 	DrainOnShutdown bool
+	// GetYield is whether Get lets the other runnable goroutines run before
+	// it takes an item; the zero value, GetYieldDefault, is the lab's
+	// current choice (see GetYield).
+	GetYield GetYield
+}
+
+// GetYield is whether Get yields the processor (runtime.Gosched) before it
+// takes an item.
+//
+// A Get that finds an item ready returns without blocking, so under a
+// backlog a worker whose reconciles burn CPU loops Get, reconcile, Done
+// without ever leaving its processor, and the Go scheduler takes it back
+// only by preemption, after 10 ms or more. Sixteen such workers on two
+// processors kept the informer that feeds the queue (reflector, DeltaFIFO
+// consumer, handler) waiting for turns, so live changes reached the queue,
+// and the listers, late (the controller-restart scenario: p99
+// event→reconcile 0.2–0.6 s against 5–25 ms with controller-runtime's
+// queue, whose every Get blocks on a channel fed by its own goroutine). One
+// yield per Get makes each worker's turn one reconcile again, as there; it
+// costs a scheduler round trip per Get, which a process whose workers do
+// not starve anyone pays for nothing. The policy is therefore explicit; the
+// default is to be chosen from a measurement of several controllers in one
+// process.
+type GetYield uint8
+
+const (
+	// GetYieldDefault selects the lab's current default, GetYieldOn.
+	GetYieldDefault GetYield = iota
+	// GetYieldOn yields once before every Get, before the pop, so that the
+	// item taken is the best one ready after the others ran.
+	GetYieldOn
+	// GetYieldOff never yields: Get returns a ready item at once, as
+	// client-go's queue and queuelab's workq do.
+	GetYieldOff
+)
+
+// yields resolves y, refusing values outside the constants.
+func (y GetYield) yields() (bool, error) {
+	switch y {
+	case GetYieldDefault, GetYieldOn:
+		return true, nil
+	case GetYieldOff:
+		return false, nil
+	}
+	return false, fmt.Errorf("priorityq: unknown GetYield %d", y)
 }
 
 // DefaultRateLimiter is the limiter controller-runtime gives a controller
@@ -71,6 +116,7 @@ type settings[T comparable] struct {
 	metrics *metrics
 	shards  int
 	drain   bool // Options.DrainOnShutdown
+	yield   bool // Options.GetYield resolved
 }
 
 // resolve checks o for the named constructor; only NewSharded takes Shards.
@@ -86,6 +132,11 @@ func (o Options[T]) resolve(constructor string, sharded bool) (settings[T], erro
 		}
 		s.shards = n
 	}
+	y, err := o.GetYield.yields()
+	if err != nil {
+		return s, err
+	}
+	s.yield = y
 	if s.limiter == nil {
 		s.limiter = DefaultRateLimiter[T]()
 	}

@@ -90,6 +90,9 @@ func newControllerRuntime[T comparable](o Options[T]) (PriorityQueue[T], error) 
 	if o.Shards != 0 {
 		return nil, fmt.Errorf("priorityq: %s does not take Shards (got %d)", Baseline, o.Shards)
 	}
+	if o.GetYield != GetYieldDefault {
+		return nil, fmt.Errorf("priorityq: %s has no GetYield policy: its Get blocks on a channel its own goroutine feeds", Baseline)
+	}
 	if o.DrainOnShutdown {
 		return nil, fmt.Errorf("priorityq: %s cannot drain on shutdown (DrainOnShutdown)", Baseline)
 	}

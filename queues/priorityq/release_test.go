@@ -59,6 +59,12 @@ func TestConstructorsRefuseBadOptions(t *testing.T) {
 	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{DrainOnShutdown: true}); err == nil {
 		t.Error("controller-runtime's queue accepted DrainOnShutdown, which it cannot honour")
 	}
+	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{GetYield: priorityq.GetYieldOff}); err == nil {
+		t.Error("controller-runtime's queue accepted a GetYield policy, which it cannot honour")
+	}
+	if _, err := priorityq.NewMutex(priorityq.Options[string]{GetYield: 7}); err == nil {
+		t.Error("NewMutex accepted an unknown GetYield")
+	}
 	if _, err := priorityq.NewSharded(priorityq.Options[string]{Shards: -1}); err == nil {
 		t.Error("NewSharded accepted Shards: -1")
 	}

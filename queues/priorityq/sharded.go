@@ -95,7 +95,7 @@ func NewSharded[T comparable](o Options[T]) (*Sharded[T], error) {
 			}
 		})
 	}
-	return &Sharded[T]{front[T, *shardedCore[T]]{c: c, limiter: s.limiter}}, nil
+	return &Sharded[T]{front[T, *shardedCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}, nil
 }
 
 // publish refreshes the words Get scans; called with mu held, it writes a

@@ -1,7 +1,6 @@
 package priorityq
 
 import (
-	"container/heap"
 	"slices"
 	"time"
 
@@ -98,7 +97,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		r.seq = e.nextSeq()
 		if after > 0 {
 			r.readyAt = e.now() + int64(after)
-			heap.Push(&e.waiting, i)
+			e.waiting.push(i)
 			return false, e.waiting.idx[0] == i
 		}
 		e.makeReady(i)
@@ -121,7 +120,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		}
 		if after <= 0 {
 			wasHead := e.waiting.idx[0] == i
-			heap.Remove(&e.waiting, int(r.heapAt))
+			e.waiting.remove(int(r.heapAt))
 			r.st &^= inWaiting
 			e.makeReady(i)
 			return r.st&processing == 0, wasHead
@@ -129,7 +128,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		if at := e.now() + int64(after); at < r.readyAt {
 			r.readyAt = at
 		}
-		heap.Fix(&e.waiting, int(r.heapAt))
+		e.waiting.fix(int(r.heapAt))
 		return false, e.waiting.idx[0] == i
 	}
 }
@@ -320,7 +319,7 @@ func (e *engine[T]) advance() (eligible int) {
 		if r.readyAt > now {
 			break
 		}
-		heap.Pop(&e.waiting)
+		e.waiting.remove(0)
 		r.st &^= inWaiting
 		r.seq = e.nextSeq()
 		e.makeReady(i)
@@ -372,7 +371,11 @@ func (e *engine[T]) unfinished(total, oldest *float64) {
 func seconds(ns int64) float64 { return time.Duration(ns).Seconds() }
 
 // waitHeap orders waiting records by ready time, then as the ready lists
-// do; it keeps each record's heapAt current for Fix and Remove.
+// do; it keeps each record's heapAt current for fix and remove. It is a
+// binary min-heap written for int32 indices rather than container/heap,
+// whose Push and Pop take an any: boxing an int32 past 255 allocates, so
+// AddAfter and AddRateLimited would cost an allocation each on a queue with
+// more than 256 records.
 type waitHeap[T comparable] struct {
 	e   *engine[T]
 	idx []int32
@@ -380,7 +383,7 @@ type waitHeap[T comparable] struct {
 
 func (h *waitHeap[T]) Len() int { return len(h.idx) }
 
-func (h *waitHeap[T]) Less(a, b int) bool {
+func (h *waitHeap[T]) less(a, b int) bool {
 	ra, rb := &h.e.recs[h.idx[a]], &h.e.recs[h.idx[b]]
 	if ra.readyAt != rb.readyAt {
 		return ra.readyAt < rb.readyAt
@@ -391,26 +394,72 @@ func (h *waitHeap[T]) Less(a, b int) bool {
 	return ra.seq < rb.seq
 }
 
-func (h *waitHeap[T]) Swap(a, b int) {
+func (h *waitHeap[T]) swap(a, b int) {
 	h.idx[a], h.idx[b] = h.idx[b], h.idx[a]
 	h.e.recs[h.idx[a]].heapAt = int32(a)
 	h.e.recs[h.idx[b]].heapAt = int32(b)
 }
 
-// Push and Pop are for container/heap only; x is always an int32.
-func (h *waitHeap[T]) Push(x any) {
-	i := x.(int32)
-	h.e.recs[i].heapAt = int32(len(h.idx))
-	h.e.recs[i].st |= inWaiting
-	h.idx = append(h.idx, i)
+// up moves the entry at j towards the root while it is less than its parent.
+func (h *waitHeap[T]) up(j int) {
+	for j > 0 {
+		parent := (j - 1) / 2
+		if !h.less(j, parent) {
+			return
+		}
+		h.swap(j, parent)
+		j = parent
+	}
 }
 
-func (h *waitHeap[T]) Pop() any {
+// down moves the entry at j towards the leaves while a child is less; it
+// reports whether the entry moved.
+func (h *waitHeap[T]) down(j int) bool {
+	start, n := j, len(h.idx)
+	for {
+		c := 2*j + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && h.less(r, c) {
+			c = r
+		}
+		if !h.less(c, j) {
+			break
+		}
+		h.swap(j, c)
+		j = c
+	}
+	return j > start
+}
+
+// push adds record i and marks it waiting.
+func (h *waitHeap[T]) push(i int32) {
+	h.e.recs[i].st |= inWaiting
+	h.e.recs[i].heapAt = int32(len(h.idx))
+	h.idx = append(h.idx, i)
+	h.up(len(h.idx) - 1)
+}
+
+// remove takes out the record at position j; the caller clears inWaiting.
+func (h *waitHeap[T]) remove(j int) {
 	n := len(h.idx) - 1
+	if j != n {
+		h.swap(j, n)
+	}
 	i := h.idx[n]
 	h.idx = h.idx[:n]
 	h.e.recs[i].heapAt = none
-	return i
+	if j != n && !h.down(j) {
+		h.up(j)
+	}
+}
+
+// fix restores the order after the record at position j changed.
+func (h *waitHeap[T]) fix(j int) {
+	if !h.down(j) {
+		h.up(j)
+	}
 }
 
 // cancel takes key out of the waiting heap, if it waits there, and returns
@@ -421,7 +470,7 @@ func (e *engine[T]) cancel(key T) (prio int, ok bool) {
 		return 0, false
 	}
 	r := &e.recs[i]
-	heap.Remove(&e.waiting, int(r.heapAt))
+	e.waiting.remove(int(r.heapAt))
 	r.st &^= inWaiting
 	prio = r.prio
 	if r.st&(inReady|processing) == 0 {

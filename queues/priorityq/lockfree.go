@@ -1,7 +1,6 @@
 package priorityq
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -254,10 +253,11 @@ func (c *lockFreeCore[T]) reserve(delta uint64) bool {
 	return true
 }
 
-// release takes back counts and wakes drains when that may end them.
+// release takes back counts and, after shutdown, wakes drains and
+// draining Gets when that may end their wait.
 func (c *lockFreeCore[T]) release(delta uint64) {
-	if w := c.counts.Add(-delta); w&shutBit != 0 && idle(w) {
-		c.g.WakeDrainers()
+	if w := c.counts.Add(-delta); w&shutBit != 0 && queuedOf(w) == 0 {
+		c.g.WakeAll()
 	}
 }
 
@@ -342,32 +342,49 @@ func (c *lockFreeCore[T]) promote(int) {
 	c.delayed.Store(int64(c.delay.e.waiting.Len()))
 }
 
+// insert gives item a fresh queued record at prio in place of old, its
+// dead record, or of none (old nil). It reports false, having changed
+// nothing, when another record took the place first; true when it is done,
+// the queue being shut down included.
+func (c *lockFreeCore[T]) insert(item T, old *lfRec[T], prio int) bool {
+	if !c.reserve(queuedOne) {
+		return true
+	}
+	var fresh *lfRec[T]
+	c.recs.Compute(item, func(cur *lfRec[T], loaded bool) (*lfRec[T], xsync.ComputeOp) {
+		if loaded && cur != old {
+			return cur, xsync.CancelOp
+		}
+		fresh = &lfRec[T]{key: item, first: lfState{flags: fQueued, prio: prio}}
+		fresh.st.Store(&fresh.first)
+		return fresh, xsync.UpdateOp
+	})
+	if fresh == nil {
+		c.release(queuedOne)
+		return false
+	}
+	c.counted(fresh, prio)
+	c.push(fresh, &fresh.first)
+	return true
+}
+
 // addNow makes item ready at prio, or raises it to prio.
 func (c *lockFreeCore[T]) addNow(item T, prio int) {
 	for {
 		r, ok := c.recs.Load(item)
 		if !ok {
-			if !c.reserve(queuedOne) {
+			if c.insert(item, nil, prio) {
 				return
 			}
-			var fresh *lfRec[T]
-			r, _ = c.recs.LoadOrCompute(item, func() (*lfRec[T], bool) {
-				fresh = &lfRec[T]{key: item, first: lfState{flags: fQueued, prio: prio}}
-				fresh.st.Store(&fresh.first)
-				return fresh, false
-			})
-			if r == fresh {
-				c.counted(r, prio)
-				c.push(r, &fresh.first)
-				return
-			}
-			c.release(queuedOne) // someone else inserted it: look again
-			continue
+			continue // someone else inserted it: look again
 		}
 		s := r.st.Load()
 		switch {
 		case s.flags&fDead != 0:
-			runtime.Gosched() // its Done is deleting it
+			// Its Done is deleting it: take its place rather than wait.
+			if c.insert(item, r, prio) {
+				return
+			}
 		case s.flags&fQueued != 0:
 			if prio <= s.prio {
 				return
@@ -445,10 +462,18 @@ func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int) {
 	r.startedAt.Store(now)
 }
 
+// lfSpins is how many times a Get looks again, while an item is reserved
+// but not yet visible, before it parks.
+const lfSpins = 16
+
 // get never waits after shutdown: it reports shutdown at once or, with
-// DrainOnShutdown, once nothing is queued.
+// DrainOnShutdown, once nothing is queued. While items are counted as
+// queued but none is visible (a push between its reservation and its ring,
+// or a pop between its CAS and its count) it looks again a few times, then
+// parks until a push makes one visible: push wakes a parked Get after its
+// ring push, and park checks the rings after registering.
 func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
-	for {
+	for spins := 0; ; spins++ {
 		if c.counts.Load()&shutBit != 0 && !c.s.drain {
 			return item, 0, true
 		}
@@ -457,19 +482,28 @@ func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 		}
 		w := c.counts.Load()
 		switch {
-		case queuedOf(w) > 0:
-			// Reserved but not yet pushed, or popped but not yet
-			// uncounted: another goroutine is a step from done.
-			runtime.Gosched()
-		case w&shutBit != 0:
+		case w&shutBit != 0 && queuedOf(w) == 0:
 			return item, 0, true
+		case queuedOf(w) > 0 && spins < lfSpins:
 		default:
+			spins = 0
 			c.g.Park(func() bool {
 				w := c.counts.Load()
-				return queuedOf(w) > 0 || w&shutBit != 0
+				return c.visible() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
 			})
 		}
 	}
+}
+
+// visible reports whether some level's ring holds an entry (perhaps a stale
+// one, which the next pop drops).
+func (c *lockFreeCore[T]) visible() bool {
+	for _, l := range *c.levels.Load() {
+		if !l.q.Empty() {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *lockFreeCore[T]) done(item T) {

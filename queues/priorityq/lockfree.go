@@ -43,8 +43,8 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 // are bounded by the priorities in use, not by those ever used.
 //
 // Delayed items are kept off the hot path, in a Mutex-style engine behind a
-// lock with one timer; plain adds take that lock only while some delay is
-// pending. Each new item allocates its record (its first state inside), and
+// lock with one timer; a plain add takes that lock only for an item that
+// waits there, which it finds in a concurrent set of the waiting items. Each new item allocates its record (its first state inside), and
 // each raise or re-add while processed one state; Done drops the record, so
 // the queue holds nothing of an item once it is Done (pooling records would
 // let an add holding a stale record mistake another item's state for its
@@ -63,8 +63,9 @@ type lockFreeCore[T comparable] struct {
 
 	recs *xsync.Map[T, *lfRec[T]]
 
-	delay   part[T]      // waiting items; its lock guards them
-	delayed atomic.Int64 // items waiting in delay
+	delay   part[T]                 // waiting items; its lock guards them
+	delayed atomic.Int64            // items waiting in delay
+	waiting *xsync.Map[T, struct{}] // the items in delay, for a lock-free look-up; written under its lock
 
 	s        settings[T]
 	g        gate.Gate
@@ -149,7 +150,7 @@ func NewLockFree[T comparable](o Options[T]) (*LockFree[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &lockFreeCore[T]{recs: xsync.NewMap[T, *lfRec[T]](), s: s}
+	c := &lockFreeCore[T]{recs: xsync.NewMap[T, *lfRec[T]](), waiting: xsync.NewMap[T, struct{}](), s: s}
 	c.levels.Store(new([]*lfLevel[T]))
 	c.g.Init()
 	c.delay.e.init(nil)
@@ -292,12 +293,11 @@ func (c *lockFreeCore[T]) add(o AddOpts, item T) {
 		return
 	}
 	if c.delayed.Load() > 0 {
-		c.delay.mu.Lock()
-		if p, ok := c.delay.e.cancel(item); ok {
-			prio = max(prio, p)
-			c.delayed.Add(-1)
+		if _, ok := c.waiting.Load(item); ok { // the lock only for an item that waits
+			if p, ok := c.unwait(item); ok {
+				prio = max(prio, p)
+			}
 		}
-		c.delay.mu.Unlock()
 	}
 	c.addNow(item, prio)
 }
@@ -322,10 +322,31 @@ func (c *lockFreeCore[T]) addLater(item T, prio int, after time.Duration) {
 	c.delay.mu.Lock()
 	if !c.delay.closed {
 		c.delay.e.add(item, prio, after)
+		c.waiting.Store(item, struct{}{})
 		c.delayed.Store(int64(c.delay.e.waiting.Len()))
 		c.delay.arm()
 	}
 	c.delay.mu.Unlock()
+	// An add without delay that looked for item in waiting before the Store
+	// made it ready meanwhile; it stays ready, as if this add came first.
+	if r, ok := c.recs.Load(item); ok && r.st.Load().flags&(fQueued|fDirty) != 0 {
+		if p, ok := c.unwait(item); ok {
+			c.addNow(item, p)
+		}
+	}
+}
+
+// unwait takes item out of the delay line, if it waits there, and returns
+// its priority.
+func (c *lockFreeCore[T]) unwait(item T) (int, bool) {
+	c.delay.mu.Lock()
+	defer c.delay.mu.Unlock()
+	p, ok := c.delay.e.cancel(item)
+	if ok {
+		c.waiting.Delete(item)
+		c.delayed.Add(-1)
+	}
+	return p, ok
 }
 
 // promote hands the delay line's due items to addNow; it is the delay
@@ -337,6 +358,7 @@ func (c *lockFreeCore[T]) promote(int) {
 			break
 		}
 		c.delay.e.done(item)
+		c.waiting.Delete(item)
 		c.addNow(item, prio)
 	}
 	c.delayed.Store(int64(c.delay.e.waiting.Len()))
@@ -564,6 +586,7 @@ func (c *lockFreeCore[T]) shutDown(drain bool) {
 	c.counts.Or(shutBit)
 	c.delay.mu.Lock()
 	c.delay.close()
+	c.waiting.Clear()
 	c.delayed.Store(0)
 	c.delay.mu.Unlock()
 	c.g.WakeAll()

@@ -3,6 +3,7 @@ package priorityq
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"k8s.io/utils/ptr"
 )
@@ -60,4 +61,37 @@ func TestLockFreeRetiresLevels(t *testing.T) {
 	// A retired priority works again.
 	q.AddWithOpts(AddOpts{Priority: ptr.To(n - 1)}, "again")
 	get("again", n-1)
+}
+
+// TestLockFreePlainAddTakesNoDelayLock: while items wait on a delay, an
+// Add without delay of another item does not take the delay line's lock
+// (it did on every Add as soon as one item waited; controllers nearly
+// always have one).
+func TestLockFreePlainAddTakesNoDelayLock(t *testing.T) {
+	q, err := NewLockFree(Options[string]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.ShutDown()
+	q.AddAfter("parked", time.Hour)
+	q.c.delay.mu.Lock()
+	added := make(chan struct{})
+	go func() {
+		q.Add("a")
+		close(added)
+	}()
+	select {
+	case <-added:
+	case <-time.After(10 * time.Second): // a watchdog, not a measurement
+		t.Error("Add of an item that does not wait blocked on the delay line's lock")
+	}
+	q.c.delay.mu.Unlock()
+	<-added
+	q.Add("parked") // a waiting item: readied, and gone from the delay line
+	if n := q.Len(); n != 2 {
+		t.Fatalf("Len = %d, want 2", n)
+	}
+	if q.c.delayed.Load() != 0 {
+		t.Fatal("the readied item still waits")
+	}
 }

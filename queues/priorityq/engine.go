@@ -31,7 +31,9 @@ type record[T comparable] struct {
 	addedAt    int64  // ns since engine.base, while addTimed
 	startedAt  int64  // ns since engine.base, while started
 	prev, next int32  // ready list links, while inReady
-	heapAt     int32  // position in engine.waiting, while inWaiting
+	sprev      int32  // started list links, while started
+	snext      int32
+	heapAt     int32 // position in engine.waiting, while inWaiting
 	st         uint8
 }
 
@@ -67,6 +69,10 @@ type engine[T comparable] struct {
 	busy    int // records processing
 	base    time.Time
 	m       *metrics // nil: no metrics
+	// first and last started records, oldest first: the items whose work
+	// the unfinished-work gauges sum, so that refreshing them walks the
+	// workers' items only, not every record.
+	firstStarted, lastStarted int32
 }
 
 func (e *engine[T]) init(m *metrics) {
@@ -74,6 +80,7 @@ func (e *engine[T]) init(m *metrics) {
 	e.base = time.Now()
 	e.m = m
 	e.waiting.e = e
+	e.firstStarted, e.lastStarted = none, none
 }
 
 // now is the engine's clock: monotonic nanoseconds since init.
@@ -142,7 +149,7 @@ func (e *engine[T]) nextSeq() uint64 {
 // alloc gives key a fresh record.
 func (e *engine[T]) alloc(key T) int32 {
 	i := freelist.Alloc(&e.recs, &e.free)
-	e.recs[i] = record[T]{key: key, prev: none, next: none, heapAt: none}
+	e.recs[i] = record[T]{key: key, prev: none, next: none, sprev: none, snext: none, heapAt: none}
 	e.index[key] = i
 	return i
 }
@@ -278,6 +285,7 @@ func (e *engine[T]) pop() (key T, prio int, ok bool) {
 				}
 				r.st |= started
 				r.startedAt = now
+				e.linkStarted(i)
 			}
 			return r.key, r.prio, true
 		}
@@ -295,6 +303,7 @@ func (e *engine[T]) done(key T) (readied bool) {
 	r := &e.recs[i]
 	if e.m != nil && r.st&started != 0 {
 		e.m.workDuration.Observe(seconds(e.now() - r.startedAt))
+		e.unlinkStarted(i)
 	}
 	r.st &^= processing | started
 	e.busy--
@@ -304,6 +313,7 @@ func (e *engine[T]) done(key T) (readied bool) {
 	}
 	if r.st&inWaiting == 0 {
 		e.release(i)
+		e.shrink()
 	}
 	return false
 }
@@ -350,22 +360,69 @@ func (e *engine[T]) dropWaiting() {
 		}
 	}
 	e.waiting.idx = e.waiting.idx[:0]
+	e.shrink()
 }
 
 // idle reports whether nothing is queued for Get or being processed.
 func (e *engine[T]) idle() bool { return e.ready == 0 && e.busy == 0 }
 
+// linkStarted appends record i, just handed out, to the started list.
+func (e *engine[T]) linkStarted(i int32) {
+	r := &e.recs[i]
+	r.sprev, r.snext = e.lastStarted, none
+	if e.lastStarted == none {
+		e.firstStarted = i
+	} else {
+		e.recs[e.lastStarted].snext = i
+	}
+	e.lastStarted = i
+}
+
+// unlinkStarted takes record i out of the started list.
+func (e *engine[T]) unlinkStarted(i int32) {
+	r := &e.recs[i]
+	if r.sprev == none {
+		e.firstStarted = r.snext
+	} else {
+		e.recs[r.sprev].snext = r.snext
+	}
+	if r.snext == none {
+		e.lastStarted = r.sprev
+	} else {
+		e.recs[r.snext].sprev = r.sprev
+	}
+	r.sprev, r.snext = none, none
+}
+
 // unfinished adds the processing items' ages to the totals of the
-// unfinished-work gauges.
+// unfinished-work gauges. It walks the started list, whose length is the
+// number of items being processed (bounded by the workers), and whose head
+// is the oldest.
 func (e *engine[T]) unfinished(total, oldest *float64) {
 	now := e.now()
-	for i := range e.recs {
-		if r := &e.recs[i]; r.st&started != 0 {
-			age := seconds(now - r.startedAt)
-			*total += age
-			*oldest = max(*oldest, age)
-		}
+	if e.firstStarted != none {
+		*oldest = max(*oldest, seconds(now-e.recs[e.firstStarted].startedAt))
 	}
+	for i := e.firstStarted; i != none; i = e.recs[i].snext {
+		*total += seconds(now - e.recs[i].startedAt)
+	}
+}
+
+// shrinkAbove is the slab size beyond which an engine holding no record
+// drops its slab, free list and index instead of keeping them for reuse
+// (as workq's table does): small working sets keep their warm storage, a
+// relist-sized burst does not pin memory for the life of the queue.
+const shrinkAbove = 4096
+
+// shrink drops the storage of an engine that holds no record once it grew
+// beyond shrinkAbove; callers run it after the last use of a record
+// pointer.
+func (e *engine[T]) shrink() {
+	if len(e.index) != 0 || len(e.recs) <= shrinkAbove {
+		return
+	}
+	e.recs, e.free, e.index = nil, nil, make(map[T]int32)
+	e.waiting.idx = nil
 }
 
 func seconds(ns int64) float64 { return time.Duration(ns).Seconds() }
@@ -475,6 +532,7 @@ func (e *engine[T]) cancel(key T) (prio int, ok bool) {
 	prio = r.prio
 	if r.st&(inReady|processing) == 0 {
 		e.release(i)
+		e.shrink()
 	}
 	return prio, true
 }

@@ -16,8 +16,10 @@ package crmetrics
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -171,41 +173,62 @@ func (Provider) NewRetriesMetric(name string) workqueue.CounterMetric {
 // priority up to MaxPriorities.
 func (Provider) NewDepthMetricWithPriority(name string) DepthWithPriority {
 	collectors()
-	return &priorityDepth{name: name, seen: make(map[int]string)}
+	d := &priorityDepth{name: name}
+	d.table.Store(&depthTable{})
+	return d
 }
 
-// priorityDepth caches each priority's label and gauge child, so Inc and
-// Dec allocate nothing after a priority's first use.
+// priorityDepth resolves each priority's gauge child once and publishes the
+// priorities seen in an immutable table, so that Inc and Dec, called twice
+// per item by every worker of the queue, take no lock, look nothing up in a
+// map and allocate nothing: they scan at most MaxPriorities entries of a
+// table that a queue's handful of priorities keeps to a few.
 type priorityDepth struct {
-	name     string
-	mu       sync.Mutex
-	seen     map[int]string
-	overflow bool
-	gauges   map[string]prometheus.Gauge
+	name  string
+	mu    sync.Mutex // serialises the publication of a larger table
+	table atomic.Pointer[depthTable]
+}
+
+// depthTable is the priorities seen and their gauges, or, once more than
+// MaxPriorities were seen, the overflow gauge every priority reports to.
+type depthTable struct {
+	prios    []int
+	gauges   []prometheus.Gauge
+	overflow prometheus.Gauge
 }
 
 func (d *priorityDepth) gauge(priority int) prometheus.Gauge {
+	t := d.table.Load()
+	if t.overflow != nil {
+		return t.overflow
+	}
+	if i := slices.Index(t.prios, priority); i >= 0 {
+		return t.gauges[i]
+	}
+	return d.add(priority)
+}
+
+// add publishes a table with priority, or the overflow table.
+func (d *priorityDepth) add(priority int) prometheus.Gauge {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	label, ok := d.seen[priority]
-	if !ok && !d.overflow {
-		label = strconv.Itoa(priority)
-		d.seen[priority] = label
-		if len(d.seen) > MaxPriorities {
-			d.overflow, d.seen = true, nil
-		}
+	t := d.table.Load()
+	if t.overflow != nil {
+		return t.overflow
 	}
-	if d.overflow {
-		label = PriorityOverflow
+	if i := slices.Index(t.prios, priority); i >= 0 {
+		return t.gauges[i]
 	}
-	g, ok := d.gauges[label]
-	if !ok {
-		if d.gauges == nil {
-			d.gauges = make(map[string]prometheus.Gauge)
-		}
-		g = vecs.depth.WithLabelValues(d.name, d.name, label)
-		d.gauges[label] = g
+	if len(t.prios) >= MaxPriorities {
+		next := &depthTable{overflow: vecs.depth.WithLabelValues(d.name, d.name, PriorityOverflow)}
+		d.table.Store(next)
+		return next.overflow
 	}
+	g := vecs.depth.WithLabelValues(d.name, d.name, strconv.Itoa(priority))
+	d.table.Store(&depthTable{
+		prios:  append(slices.Clip(t.prios), priority),
+		gauges: append(slices.Clip(t.gauges), g),
+	})
 	return g
 }
 

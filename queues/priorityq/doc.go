@@ -17,8 +17,7 @@
 // benchmarks; NewQueue and QueueFunc plug them into
 // controller.Options.NewQueue. The conformance suite is priorityqtest.
 //
-// Unlike controller-runtime's queue, these hand out the ready items after
-// ShutDown and their ShutDownWithDrain waits for them, as client-go's work
-// queue does; and once an item is Done and not queued again, they hold no
-// reference to it.
+// After ShutDown every Get reports shutdown at once, as controller-runtime's
+// does; Options.DrainOnShutdown opts in to client-go's draining instead.
+// Once an item is Done and not queued again, they hold no reference to it.
 package priorityq

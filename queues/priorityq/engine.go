@@ -1,7 +1,6 @@
 package priorityq
 
 import (
-	"container/heap"
 	"slices"
 	"time"
 
@@ -32,7 +31,9 @@ type record[T comparable] struct {
 	addedAt    int64  // ns since engine.base, while addTimed
 	startedAt  int64  // ns since engine.base, while started
 	prev, next int32  // ready list links, while inReady
-	heapAt     int32  // position in engine.waiting, while inWaiting
+	sprev      int32  // started list links, while started
+	snext      int32
+	heapAt     int32 // position in engine.waiting, while inWaiting
 	st         uint8
 }
 
@@ -68,6 +69,10 @@ type engine[T comparable] struct {
 	busy    int // records processing
 	base    time.Time
 	m       *metrics // nil: no metrics
+	// first and last started records, oldest first: the items whose work
+	// the unfinished-work gauges sum, so that refreshing them walks the
+	// workers' items only, not every record.
+	firstStarted, lastStarted int32
 }
 
 func (e *engine[T]) init(m *metrics) {
@@ -75,6 +80,7 @@ func (e *engine[T]) init(m *metrics) {
 	e.base = time.Now()
 	e.m = m
 	e.waiting.e = e
+	e.firstStarted, e.lastStarted = none, none
 }
 
 // now is the engine's clock: monotonic nanoseconds since init.
@@ -98,7 +104,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		r.seq = e.nextSeq()
 		if after > 0 {
 			r.readyAt = e.now() + int64(after)
-			heap.Push(&e.waiting, i)
+			e.waiting.push(i)
 			return false, e.waiting.idx[0] == i
 		}
 		e.makeReady(i)
@@ -121,7 +127,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		}
 		if after <= 0 {
 			wasHead := e.waiting.idx[0] == i
-			heap.Remove(&e.waiting, int(r.heapAt))
+			e.waiting.remove(int(r.heapAt))
 			r.st &^= inWaiting
 			e.makeReady(i)
 			return r.st&processing == 0, wasHead
@@ -129,7 +135,7 @@ func (e *engine[T]) add(key T, prio int, after time.Duration) (readied, rearm bo
 		if at := e.now() + int64(after); at < r.readyAt {
 			r.readyAt = at
 		}
-		heap.Fix(&e.waiting, int(r.heapAt))
+		e.waiting.fix(int(r.heapAt))
 		return false, e.waiting.idx[0] == i
 	}
 }
@@ -143,7 +149,7 @@ func (e *engine[T]) nextSeq() uint64 {
 // alloc gives key a fresh record.
 func (e *engine[T]) alloc(key T) int32 {
 	i := freelist.Alloc(&e.recs, &e.free)
-	e.recs[i] = record[T]{key: key, prev: none, next: none, heapAt: none}
+	e.recs[i] = record[T]{key: key, prev: none, next: none, sprev: none, snext: none, heapAt: none}
 	e.index[key] = i
 	return i
 }
@@ -279,6 +285,7 @@ func (e *engine[T]) pop() (key T, prio int, ok bool) {
 				}
 				r.st |= started
 				r.startedAt = now
+				e.linkStarted(i)
 			}
 			return r.key, r.prio, true
 		}
@@ -296,6 +303,7 @@ func (e *engine[T]) done(key T) (readied bool) {
 	r := &e.recs[i]
 	if e.m != nil && r.st&started != 0 {
 		e.m.workDuration.Observe(seconds(e.now() - r.startedAt))
+		e.unlinkStarted(i)
 	}
 	r.st &^= processing | started
 	e.busy--
@@ -305,6 +313,7 @@ func (e *engine[T]) done(key T) (readied bool) {
 	}
 	if r.st&inWaiting == 0 {
 		e.release(i)
+		e.shrink()
 	}
 	return false
 }
@@ -320,7 +329,7 @@ func (e *engine[T]) advance() (eligible int) {
 		if r.readyAt > now {
 			break
 		}
-		heap.Pop(&e.waiting)
+		e.waiting.remove(0)
 		r.st &^= inWaiting
 		r.seq = e.nextSeq()
 		e.makeReady(i)
@@ -351,28 +360,79 @@ func (e *engine[T]) dropWaiting() {
 		}
 	}
 	e.waiting.idx = e.waiting.idx[:0]
+	e.shrink()
 }
 
 // idle reports whether nothing is queued for Get or being processed.
 func (e *engine[T]) idle() bool { return e.ready == 0 && e.busy == 0 }
 
+// linkStarted appends record i, just handed out, to the started list.
+func (e *engine[T]) linkStarted(i int32) {
+	r := &e.recs[i]
+	r.sprev, r.snext = e.lastStarted, none
+	if e.lastStarted == none {
+		e.firstStarted = i
+	} else {
+		e.recs[e.lastStarted].snext = i
+	}
+	e.lastStarted = i
+}
+
+// unlinkStarted takes record i out of the started list.
+func (e *engine[T]) unlinkStarted(i int32) {
+	r := &e.recs[i]
+	if r.sprev == none {
+		e.firstStarted = r.snext
+	} else {
+		e.recs[r.sprev].snext = r.snext
+	}
+	if r.snext == none {
+		e.lastStarted = r.sprev
+	} else {
+		e.recs[r.snext].sprev = r.sprev
+	}
+	r.sprev, r.snext = none, none
+}
+
 // unfinished adds the processing items' ages to the totals of the
-// unfinished-work gauges.
+// unfinished-work gauges. It walks the started list, whose length is the
+// number of items being processed (bounded by the workers), and whose head
+// is the oldest.
 func (e *engine[T]) unfinished(total, oldest *float64) {
 	now := e.now()
-	for i := range e.recs {
-		if r := &e.recs[i]; r.st&started != 0 {
-			age := seconds(now - r.startedAt)
-			*total += age
-			*oldest = max(*oldest, age)
-		}
+	if e.firstStarted != none {
+		*oldest = max(*oldest, seconds(now-e.recs[e.firstStarted].startedAt))
 	}
+	for i := e.firstStarted; i != none; i = e.recs[i].snext {
+		*total += seconds(now - e.recs[i].startedAt)
+	}
+}
+
+// shrinkAbove is the slab size beyond which an engine holding no record
+// drops its slab, free list and index instead of keeping them for reuse
+// (as workq's table does): small working sets keep their warm storage, a
+// relist-sized burst does not pin memory for the life of the queue.
+const shrinkAbove = 4096
+
+// shrink drops the storage of an engine that holds no record once it grew
+// beyond shrinkAbove; callers run it after the last use of a record
+// pointer.
+func (e *engine[T]) shrink() {
+	if len(e.index) != 0 || len(e.recs) <= shrinkAbove {
+		return
+	}
+	e.recs, e.free, e.index = nil, nil, make(map[T]int32)
+	e.waiting.idx = nil
 }
 
 func seconds(ns int64) float64 { return time.Duration(ns).Seconds() }
 
 // waitHeap orders waiting records by ready time, then as the ready lists
-// do; it keeps each record's heapAt current for Fix and Remove.
+// do; it keeps each record's heapAt current for fix and remove. It is a
+// binary min-heap written for int32 indices rather than container/heap,
+// whose Push and Pop take an any: boxing an int32 past 255 allocates, so
+// AddAfter and AddRateLimited would cost an allocation each on a queue with
+// more than 256 records.
 type waitHeap[T comparable] struct {
 	e   *engine[T]
 	idx []int32
@@ -380,7 +440,7 @@ type waitHeap[T comparable] struct {
 
 func (h *waitHeap[T]) Len() int { return len(h.idx) }
 
-func (h *waitHeap[T]) Less(a, b int) bool {
+func (h *waitHeap[T]) less(a, b int) bool {
 	ra, rb := &h.e.recs[h.idx[a]], &h.e.recs[h.idx[b]]
 	if ra.readyAt != rb.readyAt {
 		return ra.readyAt < rb.readyAt
@@ -391,26 +451,72 @@ func (h *waitHeap[T]) Less(a, b int) bool {
 	return ra.seq < rb.seq
 }
 
-func (h *waitHeap[T]) Swap(a, b int) {
+func (h *waitHeap[T]) swap(a, b int) {
 	h.idx[a], h.idx[b] = h.idx[b], h.idx[a]
 	h.e.recs[h.idx[a]].heapAt = int32(a)
 	h.e.recs[h.idx[b]].heapAt = int32(b)
 }
 
-// Push and Pop are for container/heap only; x is always an int32.
-func (h *waitHeap[T]) Push(x any) {
-	i := x.(int32)
-	h.e.recs[i].heapAt = int32(len(h.idx))
-	h.e.recs[i].st |= inWaiting
-	h.idx = append(h.idx, i)
+// up moves the entry at j towards the root while it is less than its parent.
+func (h *waitHeap[T]) up(j int) {
+	for j > 0 {
+		parent := (j - 1) / 2
+		if !h.less(j, parent) {
+			return
+		}
+		h.swap(j, parent)
+		j = parent
+	}
 }
 
-func (h *waitHeap[T]) Pop() any {
+// down moves the entry at j towards the leaves while a child is less; it
+// reports whether the entry moved.
+func (h *waitHeap[T]) down(j int) bool {
+	start, n := j, len(h.idx)
+	for {
+		c := 2*j + 1
+		if c >= n {
+			break
+		}
+		if r := c + 1; r < n && h.less(r, c) {
+			c = r
+		}
+		if !h.less(c, j) {
+			break
+		}
+		h.swap(j, c)
+		j = c
+	}
+	return j > start
+}
+
+// push adds record i and marks it waiting.
+func (h *waitHeap[T]) push(i int32) {
+	h.e.recs[i].st |= inWaiting
+	h.e.recs[i].heapAt = int32(len(h.idx))
+	h.idx = append(h.idx, i)
+	h.up(len(h.idx) - 1)
+}
+
+// remove takes out the record at position j; the caller clears inWaiting.
+func (h *waitHeap[T]) remove(j int) {
 	n := len(h.idx) - 1
+	if j != n {
+		h.swap(j, n)
+	}
 	i := h.idx[n]
 	h.idx = h.idx[:n]
 	h.e.recs[i].heapAt = none
-	return i
+	if j != n && !h.down(j) {
+		h.up(j)
+	}
+}
+
+// fix restores the order after the record at position j changed.
+func (h *waitHeap[T]) fix(j int) {
+	if !h.down(j) {
+		h.up(j)
+	}
 }
 
 // cancel takes key out of the waiting heap, if it waits there, and returns
@@ -421,11 +527,12 @@ func (e *engine[T]) cancel(key T) (prio int, ok bool) {
 		return 0, false
 	}
 	r := &e.recs[i]
-	heap.Remove(&e.waiting, int(r.heapAt))
+	e.waiting.remove(int(r.heapAt))
 	r.st &^= inWaiting
 	prio = r.prio
 	if r.st&(inReady|processing) == 0 {
 		e.release(i)
+		e.shrink()
 	}
 	return prio, true
 }

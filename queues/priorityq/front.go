@@ -27,6 +27,7 @@ type core[T comparable] interface {
 type front[T comparable, C core[T]] struct {
 	c       C
 	limiter workqueue.TypedRateLimiter[T]
+	yield   bool // Options.GetYield
 }
 
 // AddWithOpts queues items with o's priority and delay. An item already
@@ -58,9 +59,11 @@ func (q *front[T, C]) AddRateLimited(item T) {
 
 // GetWithPriority blocks until an item is ready and hands out the one of
 // highest priority with its priority; the caller must call Done with it.
-// After shutdown it keeps handing out what is ready, then reports shutdown.
+// After ShutDown it reports shutdown at once, as controller-runtime's does,
+// whatever is queued or processing; with Options.DrainOnShutdown it first
+// hands out what is ready. It never blocks after ShutDown.
 //
-// It yields the processor first (see get).
+// It yields the processor first unless Options.GetYield is GetYieldOff.
 func (q *front[T, C]) GetWithPriority() (item T, priority int, shutdown bool) { return q.get() }
 
 // Get is GetWithPriority without the priority.
@@ -69,22 +72,13 @@ func (q *front[T, C]) Get() (item T, shutdown bool) {
 	return item, shutdown
 }
 
-// get lets the other runnable goroutines run before it takes an item.
-//
-// A Get that finds an item ready returns without blocking, so under a
-// backlog a worker whose reconciles burn CPU loops Get, reconcile, Done
-// without ever leaving its processor, and the Go scheduler takes it back
-// only by preemption, after 10 ms or more. Sixteen such workers on two
-// processors kept the informer that feeds the queue (reflector, DeltaFIFO
-// consumer, handler) waiting for turns, so live changes reached the
-// queue, and the listers, late (the controller-restart
-// scenario: p99 event→reconcile 0.2–0.6 s against 5–25 ms with
-// controller-runtime's queue, whose every Get blocks on a channel fed by its
-// own goroutine). One yield per Get makes each worker's turn one reconcile
-// again, as there; it costs a scheduler round trip, and it comes before the
-// pop so that the item taken is the best one ready after the others ran.
+// get yields the processor first when the GetYield policy says so, before
+// the pop, so that the item taken is the best one ready after the others
+// ran.
 func (q *front[T, C]) get() (item T, priority int, shutdown bool) {
-	runtime.Gosched()
+	if q.yield {
+		runtime.Gosched()
+	}
 	return q.c.get()
 }
 
@@ -97,13 +91,15 @@ func (q *front[T, C]) Done(item T) { q.c.done(item) }
 // included, as controller-runtime counts them (delayed ones are not).
 func (q *front[T, C]) Len() int { return q.c.len() }
 
-// ShutDown stops accepting items, drops the delayed ones and ends any
-// ShutDownWithDrain wait; Get hands out what is ready, then reports shutdown.
+// ShutDown stops accepting items, drops the delayed ones, ends any
+// ShutDownWithDrain wait and makes every Get, blocked or later, report
+// shutdown (with Options.DrainOnShutdown, once nothing ready is left).
 func (q *front[T, C]) ShutDown() { q.c.shutDown(false) }
 
-// ShutDownWithDrain shuts down like ShutDown, then waits until every ready
-// item has been handed out and Done (or ShutDown is called). Workers must
-// keep calling Get and Done until Get reports shutdown.
+// ShutDownWithDrain is ShutDown, as in controller-runtime, unless
+// Options.DrainOnShutdown is set: then it waits until every ready item has
+// been handed out and Done (or ShutDown is called), and workers must keep
+// calling Get and Done until Get reports shutdown.
 func (q *front[T, C]) ShutDownWithDrain() { q.c.shutDown(true) }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

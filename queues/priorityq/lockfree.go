@@ -1,8 +1,6 @@
 package priorityq
 
 import (
-	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -18,26 +16,39 @@ import (
 var _ PriorityQueue[string] = (*LockFree[string])(nil)
 
 // LockFree is a priority queue whose add, get and done take no lock: each
-// item's state (queued, processing, dirty, its priority and a generation) is
-// one word changed by CAS in a concurrent map, and ready items wait in one
-// lock-free MPMC queue per priority, scanned highest first by Get.
+// item's state (queued, processing, dirty, and its priority) is one
+// immutable value that the item's record points to and that every change
+// replaces by CAS, records are found in a concurrent map, and ready items
+// wait in one lock-free MPMC queue per priority, scanned highest first by
+// Get.
 //
-// Raising a queued item's priority pushes it again at its new priority with
-// a new generation; the old push is recognised as stale by its generation
-// and dropped when it comes out. An item added while processed is marked
-// dirty and pushed by its Done, at the tail of its priority. A waiting item
-// made ready by a plain add also goes to the tail. So, unlike Mutex and
-// controller-runtime, those two keep no earlier place (Guarantees
-// KeepsPosition false); otherwise ready items go out by priority and FIFO
-// within one (between adds that overlap in time, in either order).
+// A queued item is pushed with the state it was queued in, and a push is
+// live only while the record still points to that state: raising a queued
+// item's priority installs a new state and pushes it again at the new
+// priority; the old push is recognised as stale and dropped when it comes
+// out. Because a state is identified by its address, which the garbage
+// collector never reuses while a push refers to it, there is no generation
+// counter to wrap and the priority is a full int. An item added while
+// processed is marked dirty and pushed by its Done, at the tail of its
+// priority. A waiting item made ready by a plain add also goes to the tail.
+// So, unlike Mutex and controller-runtime, those two keep no earlier place
+// (Guarantees KeepsPosition false); otherwise ready items go out by
+// priority and FIFO within one (between adds that overlap in time, in
+// either order).
+//
+// Priority levels are made on first use and retired once they have stayed
+// empty between two sweeps, which Get runs when it passes more than
+// lfIdleLevels empty levels or finds nothing at all, and a new level runs
+// when there are more than lfIdleLevels; so Get's scan and the levels held
+// are bounded by the priorities in use, not by those ever used.
 //
 // Delayed items are kept off the hot path, in a Mutex-style engine behind a
-// lock with one timer; plain adds take that lock only while some delay is
-// pending. Priorities are held in 32 bits: values outside int32 are clamped.
-// Each new item allocates its state record, which Done drops, so the queue
-// holds nothing of an item once it is Done (pooling records would let an
-// add holding a stale record mistake another item's state for its own).
-// Priority levels, once used, stay (one ring each).
+// lock with one timer; a plain add takes that lock only for an item that
+// waits there, which it finds in a concurrent set of the waiting items. Each new item allocates its record (its first state inside), and
+// each raise or re-add while processed one state; Done drops the record, so
+// the queue holds nothing of an item once it is Done (pooling records would
+// let an add holding a stale record mistake another item's state for its
+// own).
 type LockFree[T comparable] struct {
 	front[T, *lockFreeCore[T]]
 }
@@ -47,13 +58,14 @@ type lockFreeCore[T comparable] struct {
 	counts atomic.Uint64 // shutBit | queued | pending | processing, see the shifts
 	_      [cacheline.Size - 8]byte
 
-	levels  atomic.Pointer[[]lfLevel[T]] // highest priority first; copied on insert
-	levelMu sync.Mutex                   // serialises level inserts
+	levels  atomic.Pointer[[]*lfLevel[T]] // highest priority first; copied on change
+	levelMu sync.Mutex                    // serialises level inserts and sweeps
 
 	recs *xsync.Map[T, *lfRec[T]]
 
-	delay   part[T]      // waiting items; its lock guards them
-	delayed atomic.Int64 // items waiting in delay
+	delay   part[T]                 // waiting items; its lock guards them
+	delayed atomic.Int64            // items waiting in delay
+	waiting *xsync.Map[T, struct{}] // the items in delay, for a lock-free look-up; written under its lock
 
 	s        settings[T]
 	g        gate.Gate
@@ -76,43 +88,61 @@ func queuedOf(w uint64) uint64     { return w & (1<<28 - 1) }
 func pendingOf(w uint64) uint64    { return w >> 28 & fieldMask }
 func processingOf(w uint64) uint64 { return w >> 45 & fieldMask }
 
-// record word: flags in bits 0-3, generation in 4-31, priority in 32-63.
+// state flags.
 const (
 	fQueued     = 1
 	fProcessing = 2
 	fDirty      = 4
 	fDead       = 8 // dropped by Done: look the item up again
-	genMask     = 1<<28 - 1
 )
 
-func word(flags uint64, gen uint32, prio int32) uint64 {
-	return flags | uint64(gen&genMask)<<4 | uint64(uint32(prio))<<32
+// lfState is one state of a record; it is never modified once published,
+// so a record's state pointer says everything about it in one load. States
+// without a priority that no push refers to are shared.
+type lfState struct {
+	flags uint8
+	prio  int // while queued or dirty
 }
-func genOf(w uint64) uint32 { return uint32(w>>4) & genMask }
-func prioOf(w uint64) int32 { return int32(uint32(w >> 32)) }
+
+var (
+	lfProcessing = &lfState{flags: fProcessing}
+	lfDead       = &lfState{flags: fDead}
+)
 
 type lfRec[T comparable] struct {
 	key       T
-	w         atomic.Uint64
+	st        atomic.Pointer[lfState]
+	first     lfState      // the state of the add that made the record
 	addedAt   atomic.Int64 // metrics: ns since base + 1, 0 when unset
 	startedAt atomic.Int64
 }
 
-// lfEntry is one push of a record; it is stale once the record's generation
-// moved on.
+// lfEntry is one push of a record; it is live while the record is still in
+// the state it was pushed with.
 type lfEntry[T comparable] struct {
-	r   *lfRec[T]
-	gen uint32
+	r  *lfRec[T]
+	st *lfState
 }
 
+// lfLevel is the ring of one priority. n counts its entries, pushed or
+// being pushed, and not yet popped; a sweep retires the level by swapping
+// n from 0 to lfRetired, after which no push lands there.
 type lfLevel[T comparable] struct {
-	prio int32
+	prio int
+	n    atomic.Int64
+	hot  atomic.Bool // pushed to since the last sweep
 	q    *mpmc.Queue[lfEntry[T]]
 }
 
+const lfRetired = -1 << 62
+
+// lfIdleLevels is how many empty levels a Get passes before it sweeps.
+const lfIdleLevels = 8
+
 // lfSegment is how many entries one ring of a level holds before the level
-// links another.
-const lfSegment = 1024
+// links another: small, because a retired level's ring is dropped and a
+// priority used again gets a new one.
+const lfSegment = 256
 
 // NewLockFree returns an empty LockFree queue. It refuses Options.Shards.
 func NewLockFree[T comparable](o Options[T]) (*LockFree[T], error) {
@@ -120,47 +150,99 @@ func NewLockFree[T comparable](o Options[T]) (*LockFree[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &lockFreeCore[T]{recs: xsync.NewMap[T, *lfRec[T]](), s: s}
-	c.levels.Store(new([]lfLevel[T]))
+	c := &lockFreeCore[T]{recs: xsync.NewMap[T, *lfRec[T]](), waiting: xsync.NewMap[T, struct{}](), s: s}
+	c.levels.Store(new([]*lfLevel[T]))
 	c.g.Init()
 	c.delay.e.init(nil)
 	c.delay.readied = c.promote
 	if s.metrics != nil {
 		c.refresh = s.metrics.start(c.unfinished)
 	}
-	return &LockFree[T]{front[T, *lockFreeCore[T]]{c: c, limiter: s.limiter}}, nil
+	return &LockFree[T]{front[T, *lockFreeCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}, nil
 }
-
-func clamp(p int) int32 { return int32(max(math.MinInt32, min(math.MaxInt32, p))) }
 
 func (c *lockFreeCore[T]) now() int64 { return c.delay.e.now() + 1 }
 
-// level returns prio's queue, inserting it on first use.
-func (c *lockFreeCore[T]) level(prio int32) *mpmc.Queue[lfEntry[T]] {
-	for _, l := range *c.levels.Load() {
-		if l.prio == prio {
-			return l.q
+// find returns the index in levels (highest priority first) of prio's
+// level, or where it would go.
+func find[T comparable](levels []*lfLevel[T], prio int) (int, bool) {
+	return slices.BinarySearchFunc(levels, prio, func(l *lfLevel[T], p int) int {
+		switch {
+		case l.prio > p:
+			return -1
+		case l.prio < p:
+			return 1
+		}
+		return 0
+	})
+}
+
+// level returns prio's level, making it on first use or after its
+// retirement. The level a lock-free look-up finds may be retired by the
+// time the caller pushes; the caller then asks again, and this time finds
+// it under the lock, where the published levels are never retired.
+func (c *lockFreeCore[T]) level(prio int, retired bool) *lfLevel[T] {
+	if !retired {
+		cur := *c.levels.Load()
+		if i, ok := find(cur, prio); ok {
+			return cur[i]
 		}
 	}
 	c.levelMu.Lock()
 	defer c.levelMu.Unlock()
 	cur := *c.levels.Load()
-	i := 0
-	for ; i < len(cur); i++ {
-		if cur[i].prio == prio {
-			return cur[i].q
-		}
-		if cur[i].prio < prio {
-			break
-		}
+	i, ok := find(cur, prio)
+	if ok {
+		return cur[i]
 	}
 	q, err := mpmc.NewQueue[lfEntry[T]](lfSegment)
 	if err != nil {
 		panic(err) // lfSegment is a valid constant
 	}
-	next := slices.Insert(slices.Clone(cur), i, lfLevel[T]{prio: prio, q: q})
+	l := &lfLevel[T]{prio: prio, q: q}
+	l.hot.Store(true) // its first push is on its way
+	next := slices.Insert(slices.Clone(cur), i, l)
 	c.levels.Store(&next)
-	return q
+	if len(next) > lfIdleLevels {
+		c.sweepLocked() // levels below the ones Gets pass must not pile up either
+	}
+	return l
+}
+
+// sweep retires the levels that are empty and were not pushed to since the
+// previous sweep, and marks the others as not pushed to. A sweep already
+// under way makes it return at once.
+func (c *lockFreeCore[T]) sweep() {
+	if !c.levelMu.TryLock() {
+		return
+	}
+	defer c.levelMu.Unlock()
+	c.sweepLocked()
+}
+
+// sweepLocked is sweep with levelMu held.
+func (c *lockFreeCore[T]) sweepLocked() {
+	cur := *c.levels.Load()
+	keep := 0
+	for _, l := range cur {
+		if l.n.Load() == 0 && !l.hot.Load() && l.n.CompareAndSwap(0, lfRetired) {
+			continue
+		}
+		if l.hot.Load() {
+			l.hot.Store(false)
+		}
+		keep++
+	}
+	if keep == len(cur) {
+		return
+	}
+	next := make([]*lfLevel[T], 0, keep)
+	for _, l := range cur {
+		if l.n.Load() >= 0 {
+			next = append(next, l)
+		}
+	}
+	c.levels.Store(&next)
 }
 
 // reserve adds delta to counts unless the queue is shut down.
@@ -172,24 +254,31 @@ func (c *lockFreeCore[T]) reserve(delta uint64) bool {
 	return true
 }
 
-// release takes back counts and wakes drains and Gets when that may end
-// them.
+// release takes back counts and, after shutdown, wakes drains and
+// draining Gets when that may end their wait.
 func (c *lockFreeCore[T]) release(delta uint64) {
-	w := c.counts.Add(-delta)
-	if w&shutBit != 0 && queuedOf(w) == 0 && pendingOf(w) == 0 {
+	if w := c.counts.Add(-delta); w&shutBit != 0 && queuedOf(w) == 0 {
 		c.g.WakeAll()
 	}
 }
 
-func (c *lockFreeCore[T]) push(r *lfRec[T], gen uint32, prio int32) {
-	c.level(prio).Push(lfEntry[T]{r: r, gen: gen})
+// push makes r, in state st, visible to Get at st's priority.
+func (c *lockFreeCore[T]) push(r *lfRec[T], st *lfState) {
+	l := c.level(st.prio, false)
+	for l.n.Add(1) < 0 {
+		l = c.level(st.prio, true)
+	}
+	if !l.hot.Load() {
+		l.hot.Store(true)
+	}
+	l.q.Push(lfEntry[T]{r: r, st: st})
 	c.g.Wake(1)
 }
 
 // counted records metrics for an item that became ready.
-func (c *lockFreeCore[T]) counted(r *lfRec[T], prio int32) {
+func (c *lockFreeCore[T]) counted(r *lfRec[T], prio int) {
 	if m := c.s.metrics; m != nil {
-		m.add(int(prio))
+		m.add(prio)
 		r.addedAt.CompareAndSwap(0, c.now())
 	}
 }
@@ -198,18 +287,17 @@ func (c *lockFreeCore[T]) add(o AddOpts, item T) {
 	if c.counts.Load()&shutBit != 0 {
 		return
 	}
-	prio := clamp(priority(o))
+	prio := priority(o)
 	if after := c.s.delay(o, item); after > 0 {
 		c.addLater(item, prio, after)
 		return
 	}
 	if c.delayed.Load() > 0 {
-		c.delay.mu.Lock()
-		if p, ok := c.delay.e.cancel(item); ok {
-			prio = max(prio, clamp(p))
-			c.delayed.Add(-1)
+		if _, ok := c.waiting.Load(item); ok { // the lock only for an item that waits
+			if p, ok := c.unwait(item); ok {
+				prio = max(prio, p)
+			}
 		}
-		c.delay.mu.Unlock()
 	}
 	c.addNow(item, prio)
 }
@@ -223,21 +311,42 @@ func (c *lockFreeCore[T]) addAll(o AddOpts, items []T) {
 // addLater puts item in the delay line, unless it is ready already (queued,
 // or queued again while processed), in which case only its priority may
 // rise, as in controller-runtime.
-func (c *lockFreeCore[T]) addLater(item T, prio int32, after time.Duration) {
+func (c *lockFreeCore[T]) addLater(item T, prio int, after time.Duration) {
 	if m := c.s.metrics; m != nil {
 		m.retries.Inc()
 	}
-	if r, ok := c.recs.Load(item); ok && r.w.Load()&(fQueued|fDirty) != 0 {
+	if r, ok := c.recs.Load(item); ok && r.st.Load().flags&(fQueued|fDirty) != 0 {
 		c.addNow(item, prio)
 		return
 	}
 	c.delay.mu.Lock()
 	if !c.delay.closed {
-		c.delay.e.add(item, int(prio), after)
+		c.delay.e.add(item, prio, after)
+		c.waiting.Store(item, struct{}{})
 		c.delayed.Store(int64(c.delay.e.waiting.Len()))
 		c.delay.arm()
 	}
 	c.delay.mu.Unlock()
+	// An add without delay that looked for item in waiting before the Store
+	// made it ready meanwhile; it stays ready, as if this add came first.
+	if r, ok := c.recs.Load(item); ok && r.st.Load().flags&(fQueued|fDirty) != 0 {
+		if p, ok := c.unwait(item); ok {
+			c.addNow(item, p)
+		}
+	}
+}
+
+// unwait takes item out of the delay line, if it waits there, and returns
+// its priority.
+func (c *lockFreeCore[T]) unwait(item T) (int, bool) {
+	c.delay.mu.Lock()
+	defer c.delay.mu.Unlock()
+	p, ok := c.delay.e.cancel(item)
+	if ok {
+		c.waiting.Delete(item)
+		c.delayed.Add(-1)
+	}
+	return p, ok
 }
 
 // promote hands the delay line's due items to addNow; it is the delay
@@ -249,56 +358,74 @@ func (c *lockFreeCore[T]) promote(int) {
 			break
 		}
 		c.delay.e.done(item)
-		c.addNow(item, clamp(prio))
+		c.waiting.Delete(item)
+		c.addNow(item, prio)
 	}
 	c.delayed.Store(int64(c.delay.e.waiting.Len()))
 }
 
+// insert gives item a fresh queued record at prio in place of old, its
+// dead record, or of none (old nil). It reports false, having changed
+// nothing, when another record took the place first; true when it is done,
+// the queue being shut down included.
+func (c *lockFreeCore[T]) insert(item T, old *lfRec[T], prio int) bool {
+	if !c.reserve(queuedOne) {
+		return true
+	}
+	var fresh *lfRec[T]
+	c.recs.Compute(item, func(cur *lfRec[T], loaded bool) (*lfRec[T], xsync.ComputeOp) {
+		if loaded && cur != old {
+			return cur, xsync.CancelOp
+		}
+		fresh = &lfRec[T]{key: item, first: lfState{flags: fQueued, prio: prio}}
+		fresh.st.Store(&fresh.first)
+		return fresh, xsync.UpdateOp
+	})
+	if fresh == nil {
+		c.release(queuedOne)
+		return false
+	}
+	c.counted(fresh, prio)
+	c.push(fresh, &fresh.first)
+	return true
+}
+
 // addNow makes item ready at prio, or raises it to prio.
-func (c *lockFreeCore[T]) addNow(item T, prio int32) {
+func (c *lockFreeCore[T]) addNow(item T, prio int) {
 	for {
 		r, ok := c.recs.Load(item)
 		if !ok {
-			if !c.reserve(queuedOne) {
+			if c.insert(item, nil, prio) {
 				return
 			}
-			var fresh *lfRec[T]
-			r, _ = c.recs.LoadOrCompute(item, func() (*lfRec[T], bool) {
-				fresh = &lfRec[T]{key: item}
-				fresh.w.Store(word(fQueued, 0, prio))
-				return fresh, false
-			})
-			if r == fresh {
-				c.counted(r, prio)
-				c.push(r, 0, prio)
-				return
-			}
-			c.release(queuedOne) // someone else inserted it: look again
-			continue
+			continue // someone else inserted it: look again
 		}
-		w := r.w.Load()
+		s := r.st.Load()
 		switch {
-		case w&fDead != 0:
-			runtime.Gosched() // its Done is deleting it
-		case w&fQueued != 0:
-			if prio <= prioOf(w) {
+		case s.flags&fDead != 0:
+			// Its Done is deleting it: take its place rather than wait.
+			if c.insert(item, r, prio) {
 				return
 			}
-			gen := genOf(w) + 1
-			if r.w.CompareAndSwap(w, word(fQueued, gen, prio)) {
+		case s.flags&fQueued != 0:
+			if prio <= s.prio {
+				return
+			}
+			next := &lfState{flags: fQueued, prio: prio}
+			if r.st.CompareAndSwap(s, next) {
 				if m := c.s.metrics; m != nil {
-					m.raise(int(prioOf(w)), int(prio))
+					m.raise(s.prio, prio)
 				}
-				c.push(r, gen, prio)
+				c.push(r, next)
 				return
 			}
-		case w&fDirty != 0: // processing, queued again already
-			if prio <= prioOf(w) {
+		case s.flags&fDirty != 0: // processing, queued again already
+			if prio <= s.prio {
 				return
 			}
-			if r.w.CompareAndSwap(w, word(fProcessing|fDirty, genOf(w), prio)) {
+			if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio}) {
 				if m := c.s.metrics; m != nil {
-					m.raise(int(prioOf(w)), int(prio))
+					m.raise(s.prio, prio)
 				}
 				return
 			}
@@ -306,7 +433,7 @@ func (c *lockFreeCore[T]) addNow(item T, prio int32) {
 			if !c.reserve(pendingOne) {
 				return
 			}
-			if r.w.CompareAndSwap(w, word(fProcessing|fDirty, genOf(w), prio)) {
+			if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio}) {
 				c.counted(r, prio)
 				return
 			}
@@ -315,63 +442,90 @@ func (c *lockFreeCore[T]) addNow(item T, prio int32) {
 	}
 }
 
-// pop takes the first live entry of the highest priority.
+// pop takes the first live entry of the highest priority. It sweeps the
+// levels when it passed more than lfIdleLevels empty ones or found nothing.
 func (c *lockFreeCore[T]) pop() (item T, prio int, ok bool) {
+	empty := 0
 	for _, l := range *c.levels.Load() {
-		for {
+		for l.n.Load() > 0 {
 			e, ok := l.q.TryPop()
 			if !ok {
-				break
+				break // being pushed
 			}
-			for {
-				w := e.r.w.Load()
-				if w&fQueued == 0 || genOf(w) != e.gen {
-					break // stale: raised or handed out since
+			l.n.Add(-1)
+			if s := e.r.st.Load(); s == e.st && e.r.st.CompareAndSwap(s, lfProcessing) {
+				c.counts.Add(processingOne - queuedOne)
+				c.handedOut(e.r, s.prio)
+				if empty > lfIdleLevels {
+					c.sweep()
 				}
-				if e.r.w.CompareAndSwap(w, word(fProcessing, genOf(w), prioOf(w))) {
-					c.counts.Add(processingOne - queuedOne)
-					c.handedOut(e.r, prioOf(w))
-					return e.r.key, int(prioOf(w)), true
-				}
+				return e.r.key, s.prio, true
 			}
+			// stale: raised or handed out since
 		}
+		empty++
+	}
+	if empty > 0 {
+		c.sweep()
 	}
 	return item, 0, false
 }
 
-func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int32) {
+func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int) {
 	m := c.s.metrics
 	if m == nil {
 		return
 	}
 	now := c.now()
-	m.get(int(prio))
+	m.get(prio)
 	if at := r.addedAt.Swap(0); at != 0 {
 		m.latency.Observe(seconds(now - at))
 	}
 	r.startedAt.Store(now)
 }
 
+// lfSpins is how many times a Get looks again, while an item is reserved
+// but not yet visible, before it parks.
+const lfSpins = 16
+
+// get never waits after shutdown: it reports shutdown at once or, with
+// DrainOnShutdown, once nothing is queued. While items are counted as
+// queued but none is visible (a push between its reservation and its ring,
+// or a pop between its CAS and its count) it looks again a few times, then
+// parks until a push makes one visible: push wakes a parked Get after its
+// ring push, and park checks the rings after registering.
 func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
-	for {
+	for spins := 0; ; spins++ {
+		if c.counts.Load()&shutBit != 0 && !c.s.drain {
+			return item, 0, true
+		}
 		if item, prio, ok := c.pop(); ok {
 			return item, prio, false
 		}
 		w := c.counts.Load()
 		switch {
-		case queuedOf(w) > 0:
-			// Reserved but not yet pushed, or popped but not yet
-			// uncounted: another goroutine is a step from done.
-			runtime.Gosched()
-		case w&shutBit != 0 && pendingOf(w) == 0:
+		case w&shutBit != 0 && queuedOf(w) == 0:
 			return item, 0, true
+		case queuedOf(w) > 0 && spins < lfSpins:
 		default:
+			spins = 0
 			c.g.Park(func() bool {
 				w := c.counts.Load()
-				return queuedOf(w) > 0 || (w&shutBit != 0 && pendingOf(w) == 0)
+				return c.visible() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
 			})
 		}
 	}
+}
+
+// visible reports whether some level's ring holds an entry (perhaps a stale
+// one, which the next pop drops).
+func (c *lockFreeCore[T]) visible() bool {
+	for _, l := range *c.levels.Load() {
+		if !l.q.Empty() {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *lockFreeCore[T]) done(item T) {
@@ -380,15 +534,15 @@ func (c *lockFreeCore[T]) done(item T) {
 		return
 	}
 	for {
-		w := r.w.Load()
-		if w&fProcessing == 0 {
+		s := r.st.Load()
+		if s.flags&fProcessing == 0 {
 			return // not being processed: ignore, as Mutex does
 		}
-		flags, gen := uint64(fDead), genOf(w)
-		if w&fDirty != 0 {
-			flags, gen = fQueued, gen+1
+		next := lfDead
+		if s.flags&fDirty != 0 {
+			next = &lfState{flags: fQueued, prio: s.prio}
 		}
-		if !r.w.CompareAndSwap(w, word(flags, gen, prioOf(w))) {
+		if !r.st.CompareAndSwap(s, next) {
 			continue
 		}
 		if m := c.s.metrics; m != nil {
@@ -396,9 +550,9 @@ func (c *lockFreeCore[T]) done(item T) {
 				m.workDuration.Observe(seconds(c.now() - at))
 			}
 		}
-		if flags == fQueued {
+		if next != lfDead {
 			c.counts.Add(^uint64(pendingOne+processingOne-queuedOne) + 1) // pending and processing down, queued up
-			c.push(r, gen, prioOf(w))
+			c.push(r, next)
 			return
 		}
 		// Stale pushes of the record (from raises) may sit in a lower
@@ -422,22 +576,21 @@ func (c *lockFreeCore[T]) len() int {
 	return int(queuedOf(w) + pendingOf(w))
 }
 
-func (c *lockFreeCore[T]) idle() bool {
-	w := c.counts.Load()
+// idle reports whether counts w hold nothing queued, pending or processing.
+func idle(w uint64) bool {
 	return queuedOf(w) == 0 && pendingOf(w) == 0 && processingOf(w) == 0
 }
 
 func (c *lockFreeCore[T]) shutDown(drain bool) {
-	c.draining.Store(drain)
+	c.draining.Store(drain && c.s.drain)
 	c.counts.Or(shutBit)
 	c.delay.mu.Lock()
 	c.delay.close()
+	c.waiting.Clear()
 	c.delayed.Store(0)
 	c.delay.mu.Unlock()
 	c.g.WakeAll()
-	if drain {
-		c.g.WaitUntil(func() bool { return !c.draining.Load() || c.idle() })
-	}
+	c.g.WaitUntil(func() bool { return !c.draining.Load() || idle(c.counts.Load()) })
 	c.refresh.halt()
 }
 

@@ -12,9 +12,7 @@ var _ PriorityQueue[string] = (*Mutex[string])(nil)
 // An Add links a record into its priority's list and signals a parked Get
 // directly; a Get unlinks the head of the highest non-empty list. So a
 // round trip takes one lock acquisition per call and allocates nothing.
-// Delays use one timer armed for the earliest delayed item. Unlike
-// controller-runtime's queue it hands out the ready items after ShutDown,
-// and ShutDownWithDrain waits for them.
+// Delays use one timer armed for the earliest delayed item.
 type Mutex[T comparable] struct {
 	front[T, *mutexCore[T]]
 }
@@ -52,7 +50,7 @@ func newMutex[T comparable](s settings[T]) *Mutex[T] {
 			c.mu.Unlock()
 		})
 	}
-	return &Mutex[T]{front[T, *mutexCore[T]]{c: c, limiter: s.limiter}}
+	return &Mutex[T]{front[T, *mutexCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}
 }
 
 // wake signals up to n parked Gets, unregistering them, so that Adds made
@@ -82,19 +80,20 @@ func (c *mutexCore[T]) addAll(o AddOpts, items []T) {
 	c.mu.Unlock()
 }
 
-// get waits while nothing is eligible; after shutdown it still waits for
-// items that were added while processed, which their Done makes eligible.
+// get waits while nothing is eligible and the queue runs. After shutdown it
+// never waits: it reports shutdown, or with DrainOnShutdown first hands out
+// what is eligible.
 func (c *mutexCore[T]) get() (item T, prio int, shutdown bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for !c.e.eligible() && !(c.shutdown && c.e.ready == 0) {
+	for !c.shutdown && !c.e.eligible() {
 		c.parked++
 		c.getters.Wait() // whoever wakes us has unregistered us
 	}
-	item, prio, ok := c.e.pop()
-	if c.shutdown {
-		c.afterShutdown()
+	if c.shutdown && !c.s.drain {
+		return item, 0, true
 	}
+	item, prio, ok := c.e.pop()
 	return item, prio, !ok
 }
 
@@ -103,22 +102,10 @@ func (c *mutexCore[T]) done(item T) {
 	if c.e.done(item) {
 		c.wake(1)
 	}
-	if c.shutdown {
-		c.afterShutdown()
-	}
-	c.mu.Unlock()
-}
-
-// afterShutdown wakes whoever waits for the end of the queue: drains when
-// it is idle, every Get when nothing is left for them. Called with mu held.
-func (c *mutexCore[T]) afterShutdown() {
-	if c.e.ready == 0 {
-		c.parked = 0
-		c.getters.Broadcast()
-	}
-	if c.e.idle() {
+	if c.shutdown && c.e.idle() {
 		c.drainers.Broadcast()
 	}
+	c.mu.Unlock()
 }
 
 func (c *mutexCore[T]) len() int {
@@ -127,15 +114,19 @@ func (c *mutexCore[T]) len() int {
 	return c.e.ready
 }
 
+// shutDown wakes every parked Get, which then reports shutdown (or drains).
+// ShutDownWithDrain waits only with DrainOnShutdown, as controller-runtime's
+// does not wait at all; a later ShutDown ends the wait.
 func (c *mutexCore[T]) shutDown(drain bool) {
 	c.mu.Lock()
-	c.shutdown, c.draining = true, drain
+	c.shutdown, c.draining = true, drain && c.s.drain
 	c.close()
-	c.afterShutdown()
-	if !drain {
+	c.parked = 0
+	c.getters.Broadcast()
+	if !c.draining {
 		c.drainers.Broadcast()
 	}
-	for drain && c.draining && !c.e.idle() {
+	for c.draining && !c.e.idle() {
 		c.drainers.Wait()
 	}
 	c.mu.Unlock()

@@ -25,11 +25,14 @@ type Guarantees struct {
 	// among their priority, as controller-runtime orders them; without it
 	// they go to the tail.
 	KeepsPosition bool
-	// Drains: after ShutDown, Get keeps handing out the ready items, and
+	// DrainOnShutdown: the queue honours Options.DrainOnShutdown (after
+	// ShutDown, Get keeps handing out the ready items, and
 	// ShutDownWithDrain waits until they are handed out and Done, as
-	// client-go's workqueue does. controller-runtime's Get reports shutdown
-	// at once and its ShutDownWithDrain does not wait. [ext]
-	Drains bool
+	// client-go's workqueue does). Without the option every entry keeps
+	// controller-runtime's contract: Get reports shutdown at once.
+	// controller-runtime's queue has no such mode and refuses the option.
+	// [ext]
+	DrainOnShutdown bool
 }
 
 // New constructs a fresh, empty priority queue.
@@ -52,19 +55,19 @@ func Impls[T comparable]() registry.List[New[T], Guarantees] {
 			Name:       "mutex",
 			Doc:        "one mutex; per-item records in a slab, one intrusive FIFO list per priority, a heap and one timer for delays; 0 allocations",
 			New:        generalize(NewMutex[T]),
-			Guarantees: Guarantees{Order: registry.OrderFIFO, KeepsPosition: true, Drains: true},
+			Guarantees: Guarantees{Order: registry.OrderFIFO, KeepsPosition: true, DrainOnShutdown: true},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS mutex shards; Get takes the highest priority any shard publishes; FIFO per shard within a priority",
 			New:        generalize(NewSharded[T]),
-			Guarantees: Guarantees{Order: registry.OrderPerShard, KeepsPosition: true, Drains: true},
+			Guarantees: Guarantees{Order: registry.OrderPerShard, KeepsPosition: true, DrainOnShutdown: true},
 		},
 		{
 			Name:       "lockfree",
 			Doc:        "per-item state word by CAS in a concurrent map, one lock-free MPMC queue per priority, delays behind a lock off the hot path",
 			New:        generalize(NewLockFree[T]),
-			Guarantees: Guarantees{Order: registry.OrderFIFO, Drains: true},
+			Guarantees: Guarantees{Order: registry.OrderFIFO, DrainOnShutdown: true},
 		},
 	}
 }
@@ -86,6 +89,12 @@ func generalize[T comparable, Q PriorityQueue[T]](newQ func(Options[T]) (Q, erro
 func newControllerRuntime[T comparable](o Options[T]) (PriorityQueue[T], error) {
 	if o.Shards != 0 {
 		return nil, fmt.Errorf("priorityq: %s does not take Shards (got %d)", Baseline, o.Shards)
+	}
+	if o.GetYield != GetYieldDefault {
+		return nil, fmt.Errorf("priorityq: %s has no GetYield policy: its Get blocks on a channel its own goroutine feeds", Baseline)
+	}
+	if o.DrainOnShutdown {
+		return nil, fmt.Errorf("priorityq: %s cannot drain on shutdown (DrainOnShutdown)", Baseline)
 	}
 	return priorityqueue.New(o.Name, func(co *priorityqueue.Opts[T]) {
 		if o.RateLimiter != nil {

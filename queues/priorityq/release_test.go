@@ -1,6 +1,7 @@
 package priorityq_test
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -56,6 +57,15 @@ func TestConstructorsRefuseBadOptions(t *testing.T) {
 	if _, err := priorityq.NewLockFree(priorityq.Options[string]{Shards: 4}); err == nil {
 		t.Error("NewLockFree accepted Shards")
 	}
+	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{DrainOnShutdown: true}); err == nil {
+		t.Error("controller-runtime's queue accepted DrainOnShutdown, which it cannot honour")
+	}
+	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{GetYield: priorityq.GetYieldOff}); err == nil {
+		t.Error("controller-runtime's queue accepted a GetYield policy, which it cannot honour")
+	}
+	if _, err := priorityq.NewMutex(priorityq.Options[string]{GetYield: 7}); err == nil {
+		t.Error("NewMutex accepted an unknown GetYield")
+	}
 	if _, err := priorityq.NewSharded(priorityq.Options[string]{Shards: -1}); err == nil {
 		t.Error("NewSharded accepted Shards: -1")
 	}
@@ -78,5 +88,63 @@ func TestConstructorsRefuseBadOptions(t *testing.T) {
 			t.Errorf("Get = %q, want a", item)
 		}
 		q.ShutDown()
+	}
+}
+
+// fixedDelay is a rate limiter that allocates nothing, so that an
+// allocation count measures the queue alone.
+type fixedDelay struct{}
+
+func (fixedDelay) When(string) time.Duration { return time.Hour }
+func (fixedDelay) Forget(string)             {}
+func (fixedDelay) NumRequeues(string) int    { return 0 }
+
+// TestDelayedAddsAllocateNothing: AddAfter and AddRateLimited cost no
+// allocation on a lock-based queue, whatever its size. container/heap boxed
+// the waiting record's index in an any, which allocates past 255: every
+// delayed add of a queue with more than 256 records allocated once.
+func TestDelayedAddsAllocateNothing(t *testing.T) {
+	for _, e := range priorityq.Impls[string]() {
+		if e.Name == priorityq.Baseline || e.Name == "lockfree" { // both allocate per item by design
+			continue
+		}
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			o := priorityq.Options[string]{RateLimiter: fixedDelay{}}
+			if e.Name == "sharded" {
+				o.Shards = 1 // one engine holds every record
+			}
+			q, err := e.New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.ShutDown()
+			for i := range 1000 {
+				q.AddAfter(fmt.Sprint("parked-", i), time.Hour)
+			}
+			keys := make([]string, 64)
+			for i := range keys {
+				keys[i] = fmt.Sprint("key-", i)
+			}
+			i := 0
+			cycle := func(add func(string)) func() {
+				return func() {
+					k := keys[i%len(keys)]
+					i++
+					add(k)
+					q.Add(k) // readies it: out of the waiting heap
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			}
+			for name, add := range map[string]func(string){
+				"AddAfter":       func(k string) { q.AddAfter(k, time.Hour) },
+				"AddRateLimited": q.AddRateLimited,
+			} {
+				cycle(add)() // warm the free list and the index
+				if n := testing.AllocsPerRun(200, cycle(add)); n != 0 {
+					t.Errorf("%s + Add + Get + Done on a queue of 1000 waiting items: %v allocations per cycle, want 0", name, n)
+				}
+			}
+		})
 	}
 }

@@ -26,9 +26,9 @@ var _ PriorityQueue[string] = (*Sharded[string])(nil)
 // lives in its shard. With Shards: 1 its order is Mutex's exactly.
 //
 // Shutdown is two-phase: ShutDown closes every shard under its lock, which
-// Add checks under the same lock, and only then sets the flag Get trusts to
-// mean nothing more will arrive. So a Get never reports shutdown while an
-// accepted item is on its way.
+// Add checks under the same lock, and only then sets the flag a draining Get
+// (DrainOnShutdown) trusts to mean nothing more will arrive. So such a Get
+// never reports shutdown while an accepted item is on its way.
 type Sharded[T comparable] struct {
 	front[T, *shardedCore[T]]
 }
@@ -95,7 +95,7 @@ func NewSharded[T comparable](o Options[T]) (*Sharded[T], error) {
 			}
 		})
 	}
-	return &Sharded[T]{front[T, *shardedCore[T]]{c: c, limiter: s.limiter}}, nil
+	return &Sharded[T]{front[T, *shardedCore[T]]{c: c, limiter: s.limiter, yield: s.yield}}, nil
 }
 
 // publish refreshes the words Get scans; called with mu held, it writes a
@@ -181,15 +181,6 @@ func (c *shardedCore[T]) anyEligible() bool {
 	return false
 }
 
-func (c *shardedCore[T]) noneReady() bool {
-	for i := range c.shards {
-		if c.shards[i].ready.Load() != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 func (c *shardedCore[T]) idle() bool {
 	for i := range c.shards {
 		if c.shards[i].busy.Load() {
@@ -199,23 +190,29 @@ func (c *shardedCore[T]) idle() bool {
 	return true
 }
 
-// finished reports whether a Get may report shutdown: nothing will arrive
-// and nothing is ready (items added while processed count as ready, since
-// their Done makes them eligible).
-func (c *shardedCore[T]) finished() bool { return c.shut.Load() && c.noneReady() }
+// over reports whether a Get must not wait any more: ShutDown was called,
+// or, with DrainOnShutdown, every shard is closed, so that a draining Get
+// never reports shutdown while an accepted item is on its way.
+func (c *shardedCore[T]) over() bool {
+	if c.s.drain {
+		return c.shut.Load()
+	}
+	return c.shutting.Load()
+}
 
 func (c *shardedCore[T]) get() (item T, prio int, shutdown bool) {
 	for {
-		if item, prio, ok := c.tryPop(); ok {
-			if c.finished() {
-				c.g.WakeAll() // the others may stop waiting
-			}
-			return item, prio, false
-		}
-		if c.finished() {
+		over := c.over() // before the pop: what it misses arrived after the shards closed
+		if over && !c.s.drain {
 			return item, 0, true
 		}
-		c.g.Park(func() bool { return c.anyEligible() || c.finished() })
+		if item, prio, ok := c.tryPop(); ok {
+			return item, prio, false
+		}
+		if over {
+			return item, 0, true
+		}
+		c.g.Park(func() bool { return c.anyEligible() || c.over() })
 	}
 }
 
@@ -229,7 +226,7 @@ func (c *shardedCore[T]) done(item T) {
 		c.g.Wake(1)
 	}
 	if c.shut.Load() && c.idle() {
-		c.g.WakeAll() // drains may end
+		c.g.WakeDrainers() // drains may end
 	}
 }
 
@@ -243,7 +240,8 @@ func (c *shardedCore[T]) len() int {
 
 func (c *shardedCore[T]) shutDown(drain bool) {
 	c.shutting.Store(true)
-	c.draining.Store(drain)
+	c.g.WakeAll() // Gets stop at once unless they drain
+	c.draining.Store(drain && c.s.drain)
 	for i := range c.shards {
 		sh := &c.shards[i].shardOf
 		sh.mu.Lock()

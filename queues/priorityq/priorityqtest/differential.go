@@ -31,8 +31,9 @@ var (
 // AddWithOpts (priority, delay, rate limit; one or several items), Get (at
 // most one outstanding per queue: a Get that blocks stays pending and must
 // return the same item as the reference's when it does), Done of a held
-// item, Forget, time passing, and a final ShutDown. Len is compared after
-// every step. The candidate must keep controller-runtime's order exactly.
+// item, Forget, time passing, and a final ShutDown, after which both must
+// report shutdown at once. Len is compared after every step. The candidate
+// must keep controller-runtime's order exactly.
 func DiffPriorityQueue(t *testing.T, newQueue NewQueue, seed uint64, steps int) {
 	t.Helper()
 	if err := diff(t, newQueue, seed, steps); err != nil {
@@ -129,17 +130,20 @@ func diff(t *testing.T, newQueue NewQueue, seed uint64, steps int) (err error) {
 		}
 		ref.ShutDown()
 		got.ShutDown()
+		trace = append(trace, "ShutDown")
+		// Both report shutdown at once: a pending Get, and a fresh one.
+		if err == nil && refGet == nil {
+			refGet, gotGet = startGet(ref), startGet(got)
+		}
 		synctest.Wait()
-		// The candidate may drain (an [ext]); take what it still hands out
-		// so that its outstanding Get and its workers end.
-		for gotGet != nil {
-			if r, ok := gotGet.poll(); ok && !r.shutdown {
-				got.Done(r.item)
-				gotGet = startGet(got)
-				synctest.Wait()
-				continue
+		if err == nil {
+			r, rok := refGet.poll()
+			g, gok := gotGet.poll()
+			if !gok || g != r || !r.shutdown {
+				fail("Get after ShutDown: candidate %v (returned %v), controller-runtime %v (returned %v)", g, gok, r, rok)
+			} else if r, g := mustGet(t, ref), mustGet(t, got); !g.shutdown || g != r {
+				fail("fresh Get after ShutDown = %v, controller-runtime %v", g, r)
 			}
-			break
 		}
 		for _, item := range held {
 			got.Done(item)

@@ -364,8 +364,69 @@ func shutdownWakesGets(t *testing.T, newQueue NewQueue) {
 	}
 }
 
-func getAfterShutdown(t *testing.T, newQueue NewQueue) {
+// drainOpts asks for the opt-in drain.
+var drainOpts = priorityq.Options[string]{DrainOnShutdown: true}
+
+// shutdownWithReadyItems: controller-runtime's Get reports shutdown at once
+// after ShutDown, with items ready of any priority and delayed.
+func shutdownWithReadyItems(t *testing.T, newQueue NewQueue) {
 	q := open(t, newQueue, priorityq.Options[string]{})
+	q.Add("a")
+	q.AddWithOpts(at(1), "b")
+	q.AddAfter("later", time.Second)
+	expectLen(t, q, 2)
+	q.ShutDown()
+	for range 2 {
+		if r := mustGet(t, q); r != (result{shutdown: true}) {
+			t.Fatalf("Get after ShutDown with items ready = %v, want shutdown(\"\")", r)
+		}
+	}
+}
+
+// shutdownWithItemReAdded: an item processing and added again, whose Done
+// never comes, blocks no Get after ShutDown, whether the Get was blocked
+// before ShutDown or called after it.
+func shutdownWithItemReAdded(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, priorityq.Options[string]{})
+	q.Add("a")
+	expectGets(t, q, "a@0")
+	q.Add("a")
+	blocked := startGet(q)
+	expectBlocked(t, blocked, "Get while the only item is processing")
+	q.ShutDown()
+	expectReturned(t, blocked, `shutdown("")`)
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("Get after ShutDown with a re-added item processing = %v, want shutdown(\"\")", r)
+	}
+	q.Done("a")
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("Get after ShutDown and the re-added item's Done = %v, want shutdown(\"\")", r)
+	}
+}
+
+// shutdownWithDrainDoesNotWait: controller-runtime's ShutDownWithDrain is
+// ShutDown.
+func shutdownWithDrainDoesNotWait(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, priorityq.Options[string]{})
+	q.Add("a")
+	expectGets(t, q, "a@0")
+	q.Add("b")
+	drained := make(chan struct{})
+	go func() { q.ShutDownWithDrain(); close(drained) }()
+	synctest.Wait()
+	select {
+	case <-drained:
+	default:
+		t.Fatal("ShutDownWithDrain waits for the queue to drain without DrainOnShutdown")
+	}
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("Get after ShutDownWithDrain = %v, want shutdown(\"\")", r)
+	}
+	q.Done("a")
+}
+
+func getAfterShutdown(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, drainOpts)
 	q.Add("a")
 	q.AddWithOpts(at(1), "b")
 	q.AddAfter("later", time.Second)
@@ -376,8 +437,28 @@ func getAfterShutdown(t *testing.T, newQueue NewQueue) {
 	}
 }
 
+// drainSkipsReAddedItems: a draining Get does not wait for the Done of an
+// item added again while processing; that Done makes it ready, and the
+// next Get hands it out.
+func drainSkipsReAddedItems(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, drainOpts)
+	q.Add("a")
+	expectGets(t, q, "a@0")
+	q.Add("a")
+	q.ShutDown()
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("draining Get with only a re-added item processing = %v, want shutdown(\"\")", r)
+	}
+	q.Done("a")
+	expectGets(t, q, "a@0")
+	q.Done("a")
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("draining Get of an empty queue = %v, want shutdown(\"\")", r)
+	}
+}
+
 func drainWaitsForDone(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
+	q := open(t, newQueue, drainOpts)
 	q.Add("a")
 	expectGets(t, q, "a@0")
 	q.Add("b")
@@ -402,7 +483,7 @@ func drainWaitsForDone(t *testing.T, newQueue NewQueue) {
 }
 
 func shutdownEndsDrain(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
+	q := open(t, newQueue, drainOpts)
 	q.Add("a")
 	expectGets(t, q, "a@0")
 	drained := make(chan struct{})
@@ -421,4 +502,19 @@ func shutdownEndsDrain(t *testing.T, newQueue NewQueue) {
 		t.Fatal("ShutDown did not end the ShutDownWithDrain wait")
 	}
 	q.Done("a")
+}
+
+// fullIntPriorities: priorities beyond 32 bits keep their order and the
+// highest-of rule; none is clamped.
+func fullIntPriorities(t *testing.T, newQueue NewQueue) {
+	q := open(t, newQueue, priorityq.Options[string]{})
+	const big = 1 << 40
+	q.AddWithOpts(at(big), "a")
+	q.AddWithOpts(at(big+1), "b")
+	q.AddWithOpts(at(big+7), "c")
+	q.AddWithOpts(at(big+3), "c") // lower: c keeps big+7
+	q.AddWithOpts(at(big+9), "a") // higher: a rises above c
+	q.AddWithOpts(at(-big), "d")
+	q.AddWithOpts(at(-big+1), "e")
+	expectGets(t, q, fmt.Sprint("a@", big+9), fmt.Sprint("c@", big+7), fmt.Sprint("b@", big+1), fmt.Sprint("e@", -big+1), fmt.Sprint("d@", -big))
 }

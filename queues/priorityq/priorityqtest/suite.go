@@ -33,7 +33,7 @@ type config struct {
 // WithGuarantees declares what the implementation promises beyond the
 // contract every queue keeps; the properties it does not promise are
 // skipped. Without it the suite assumes controller-runtime's (FIFO within a
-// priority, earlier places kept, no drain).
+// priority, earlier places kept, no DrainOnShutdown option).
 func WithGuarantees(g priorityq.Guarantees) Option { return func(c *config) { c.g = g } }
 
 // WithTimeout sets each property's deadlock watchdog.
@@ -62,13 +62,14 @@ func RunPriorityQueue(t *testing.T, newQueue NewQueue, opts ...Option) {
 	c := newConfig(opts)
 	fifo := suite.Unless(c.g.Order == registry.OrderFIFO, "[relaxed] FIFO within a priority per shard only")
 	place := suite.Unless(c.g.KeepsPosition, "[relaxed] re-queued and un-delayed items go to the tail of their priority")
-	drains := suite.Unless(c.g.Drains, "[ext] controller-runtime's Get reports shutdown at once and its ShutDownWithDrain does not wait")
+	drains := suite.Unless(c.g.DrainOnShutdown, "[ext] no DrainOnShutdown: controller-runtime's Get reports shutdown at once and its ShutDownWithDrain does not wait")
 	b := func(run func(*testing.T, NewQueue)) func(*testing.T) {
 		return func(t *testing.T) { synctest.Test(t, func(t *testing.T) { run(t, newQueue) }) }
 	}
 	suite.Run(t, c.timeout, []suite.Property{
 		{Name: "dedup-keeps-the-highest-priority", Run: b(dedupMaxPriority)},
 		{Name: "higher-priority-first", Run: b(priorityOrder)},
+		{Name: "priorities-are-full-ints", Run: b(fullIntPriorities)},
 		{Name: "fifo-within-a-priority", Skip: fifo, Run: b(fifoWithinPriority)},
 		{Name: "raised-item-goes-behind-its-new-priority", Skip: fifo, Run: b(raisedGoesBehind)},
 		{Name: "add-while-processing-hands-out-after-done", Run: b(addWhileProcessing)},
@@ -84,8 +85,12 @@ func RunPriorityQueue(t *testing.T, newQueue NewQueue, opts ...Option) {
 		{Name: "len-counts-ready-items", Run: b(lenCountsReady)},
 		{Name: "add-after-shutdown-is-ignored", Run: b(addAfterShutdown)},
 		{Name: "shutdown-wakes-blocked-gets", Run: b(shutdownWakesGets)},
-		{Name: "get-hands-out-ready-items-after-shutdown", Skip: drains, Run: b(getAfterShutdown)},
-		{Name: "shutdown-with-drain-waits-for-done", Skip: drains, Run: b(drainWaitsForDone)},
+		{Name: "get-reports-shutdown-at-once-with-items-ready", Run: b(shutdownWithReadyItems)},
+		{Name: "get-reports-shutdown-at-once-with-a-re-added-item-processing", Run: b(shutdownWithItemReAdded)},
+		{Name: "shutdown-with-drain-does-not-wait", Run: b(shutdownWithDrainDoesNotWait)},
+		{Name: "drain-on-shutdown-hands-out-ready-items", Skip: drains, Run: b(getAfterShutdown)},
+		{Name: "drain-on-shutdown-skips-re-added-items-until-done", Skip: drains, Run: b(drainSkipsReAddedItems)},
+		{Name: "drain-on-shutdown-waits-for-done", Skip: drains, Run: b(drainWaitsForDone)},
 		{Name: "shutdown-ends-a-drain-early", Skip: drains, Run: b(shutdownEndsDrain)},
 		{Name: "hammer", Run: func(t *testing.T) { Hammer(t, newQueue, 4, 8, 64, 2000) }},
 		{Name: "differential", Skip: suite.Unless(c.g.Order == registry.OrderFIFO && c.g.KeepsPosition,

@@ -9,8 +9,8 @@ import (
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
 
-// GetYields checks that Get is a scheduling point even when an item is
-// ready: on one processor, a goroutine made runnable while a worker takes
+// GetYields checks that Get, with Options.GetYield set to GetYieldOn, is a
+// scheduling point even when an item is ready: on one processor, a goroutine made runnable while a worker takes
 // ready items one after another runs before the worker has taken them all.
 // A Get that returns ready items without ever yielding lets CPU-bound
 // workers keep their processors until the scheduler preempts them (10 ms or
@@ -29,7 +29,7 @@ import (
 func GetYields(t *testing.T, newQueue NewQueue) {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	q := open(t, newQueue, priorityq.Options[string]{})
+	q := open(t, newQueue, priorityq.Options[string]{GetYield: priorityq.GetYieldOn})
 	const n = 64
 	for i := range n {
 		q.Add(fmt.Sprint("item-", i))

@@ -51,11 +51,6 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 		name:     "every method after ShutDown",
 		upstream: "ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return",
 		note:     "client-go's workqueue drains instead (see the work-queue table)",
-		deviates: map[string]string{
-			"mutex":    `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
-			"sharded":  `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
-			"lockfree": `ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get hands out "ready" until drained`,
-		},
 		probe: func(t *testing.T, e priorityq.Entry[string]) string {
 			q := newPQ(e)
 			q.Add("busy")

@@ -21,6 +21,7 @@ var storeCtors = map[string]func(stores.Options) (cache.ThreadSafeStore, error){
 	"mutex":    func(o stores.Options) (cache.ThreadSafeStore, error) { return stores.NewMutex(o) },
 	"sharded":  func(o stores.Options) (cache.ThreadSafeStore, error) { return stores.NewSharded(o) },
 	"lockfree": func(o stores.Options) (cache.ThreadSafeStore, error) { return stores.NewLockFree(o) },
+	"snapshot": func(o stores.Options) (cache.ThreadSafeStore, error) { return stores.NewSnapshot(o) },
 }
 
 // storeImpl builds a store with indexers; reported collects the errors a

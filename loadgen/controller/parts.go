@@ -101,9 +101,23 @@ type QueueEntry[T comparable] struct {
 // queue of a controller-runtime controller and that style's baseline.
 const PriorityQueueName = "priorityqueue"
 
+// getYields are the Get-yield policies each lab priority queue is listed
+// under: pq-<impl> is the package's default, pq-<impl>-yield<policy> an
+// explicit one that keeps its meaning when the default changes, so a scenario can run one queue under each policy side by side and
+// measure what yielding before every Get costs or saves (priorityq.GetYield).
+var getYields = []struct {
+	suffix, doc string
+	policy      priorityq.GetYield
+}{
+	{"", "", priorityq.GetYieldDefault},
+	{"-yieldon", ", Get yields before every pop (GetYieldOn)", priorityq.GetYieldOn},
+	{"-yieldoff", ", Get never yields (GetYieldOff)", priorityq.GetYieldOff},
+}
+
 // Queues lists the queue kinds: client-go's rate-limiting queue,
-// controller-runtime's priority queue, and every lab base queue of the
-// workq registry under the lab's rate-limiting layer.
+// controller-runtime's priority queue, every lab priority queue under each
+// Get-yield policy (getYields), and every lab base queue of the workq
+// registry under the lab's rate-limiting layer.
 func Queues[T comparable]() []QueueEntry[T] {
 	out := []QueueEntry[T]{
 		{
@@ -125,13 +139,15 @@ func Queues[T comparable]() []QueueEntry[T] {
 		if e.Name == priorityq.Baseline {
 			continue // controller-runtime's, listed above
 		}
-		out = append(out, QueueEntry[T]{
-			Name: "pq-" + e.Name,
-			Doc:  "lab priority queue priorityq " + e.Name + " (keeps controller-runtime's priorities)",
-			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-				return registry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l}))
-			},
-		})
+		for _, y := range getYields {
+			out = append(out, QueueEntry[T]{
+				Name: "pq-" + e.Name + y.suffix,
+				Doc:  "lab priority queue priorityq " + e.Name + " (keeps controller-runtime's priorities)" + y.doc,
+				New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
+					return registry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l, GetYield: y.policy}))
+				},
+			})
+		}
 	}
 	for _, e := range workq.Impls[T]() {
 		if e.Name == registry.Baseline {

@@ -35,7 +35,8 @@ type champEntry interface {
 
 // cnode is one trie node. Below maxShift a node is a bitmap node; at
 // maxShift, where the hash bits are spent, it is a collision node holding
-// entries with equal hashes in a plain list.
+// entries with equal hashes in a plain list. Nodes come from newCnode,
+// which allocates a node together with one of its arrays.
 type cnode[E champEntry] struct {
 	datamap, nodemap uint32
 	edit             uint64 // the edit that may mutate this node in place; 0: none
@@ -126,6 +127,22 @@ func (m *champ[E]) remove(edit uint64, h uint64, key string) (old E, removed boo
 func (m *champ[E]) all(yield func(E) bool) {
 	if m.root != nil {
 		m.root.all(yield)
+	}
+}
+
+// runs calls f with the entries of each node in turn, in the trie's
+// order: a scan that wants every entry loops over a node's dense array
+// itself, without a call per entry.
+func (m *champ[E]) runs(f func([]E)) {
+	if m.root != nil {
+		m.root.runs(f)
+	}
+}
+
+func (n *cnode[E]) runs(f func([]E)) {
+	f(n.entries)
+	for _, c := range n.children {
+		c.runs(f)
 	}
 }
 

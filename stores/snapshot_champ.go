@@ -215,30 +215,41 @@ type block[E champEntry, A any] struct {
 	arr  A
 }
 
+// newBlock allocates a block whose array is an A, and returns its node and
+// the array as a slice (slice, a function without state, says how).
+func newBlock[E champEntry, A any, T any](slice func(*A) []T) (*cnode[E], []T) {
+	b := new(block[E, A])
+	return &b.node, slice(&b.arr)
+}
+
 // entryBlock returns a node and an array of at least c entries, in one
-// allocation where c fits a bitmap node.
+// allocation where c fits a bitmap node. The sizes are those of the
+// allocator's size classes (a node is 64 bytes, an entry 32 in the
+// snapshot store), so that a small node wastes no slot.
 func entryBlock[E champEntry](c int) (*cnode[E], []E) {
 	switch {
 	case c == 0:
 		return new(cnode[E]), nil
 	case c <= 1:
-		b := new(block[E, [1]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[1]E) []E { return a[:] })
 	case c <= 2:
-		b := new(block[E, [2]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[2]E) []E { return a[:] })
+	case c <= 3:
+		return newBlock[E](func(a *[3]E) []E { return a[:] })
 	case c <= 4:
-		b := new(block[E, [4]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[4]E) []E { return a[:] })
+	case c <= 5:
+		return newBlock[E](func(a *[5]E) []E { return a[:] })
+	case c <= 6:
+		return newBlock[E](func(a *[6]E) []E { return a[:] })
 	case c <= 8:
-		b := new(block[E, [8]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[8]E) []E { return a[:] })
+	case c <= 12:
+		return newBlock[E](func(a *[12]E) []E { return a[:] })
 	case c <= 16:
-		b := new(block[E, [16]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[16]E) []E { return a[:] })
 	case c <= 32:
-		b := new(block[E, [32]E])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[32]E) []E { return a[:] })
 	}
 	return new(cnode[E]), slices.Grow([]E(nil), c) // a long collision list
 }
@@ -247,24 +258,20 @@ func entryBlock[E champEntry](c int) (*cnode[E], []E) {
 // in one allocation.
 func childBlock[E champEntry](c int) (*cnode[E], []*cnode[E]) {
 	switch {
-	case c <= 1:
-		b := new(block[E, [1]*cnode[E]])
-		return &b.node, b.arr[:]
 	case c <= 2:
-		b := new(block[E, [2]*cnode[E]])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[2]*cnode[E]) []*cnode[E] { return a[:] })
 	case c <= 4:
-		b := new(block[E, [4]*cnode[E]])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[4]*cnode[E]) []*cnode[E] { return a[:] })
 	case c <= 8:
-		b := new(block[E, [8]*cnode[E]])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[8]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 12:
+		return newBlock[E](func(a *[12]*cnode[E]) []*cnode[E] { return a[:] })
 	case c <= 16:
-		b := new(block[E, [16]*cnode[E]])
-		return &b.node, b.arr[:]
+		return newBlock[E](func(a *[16]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 24:
+		return newBlock[E](func(a *[24]*cnode[E]) []*cnode[E] { return a[:] })
 	}
-	b := new(block[E, [32]*cnode[E]])
-	return &b.node, b.arr[:]
+	return newBlock[E](func(a *[32]*cnode[E]) []*cnode[E] { return a[:] })
 }
 
 func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bool) {

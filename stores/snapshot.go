@@ -25,8 +25,8 @@ import (
 // A version is a persistent map key → object, and per index a persistent
 // map value → persistent map key → object, so that ByIndex is a scan like
 // List rather than a lookup per key. An update copies one path of the
-// object map and one of each of its values' maps: a few dozen small nodes,
-// never a whole map. A Transaction, a
+// object map and one of each of its values' maps: about fifteen small
+// nodes, never a whole map. A Transaction, a
 // Replace and AddIndexers build one version each (nodes created within them
 // are mutated in place until they are published), so a reader sees all of
 // one or none of it.
@@ -41,8 +41,9 @@ import (
 // changes its answer for a stored object to exactly the new object's
 // values leaves the key under its old ones: IndexFuncs must be pure.
 //
-// The price, against Mutex: a few dozen small allocations per write (the
-// copied paths and the published version; old versions become garbage as
+// The price, against Mutex: about twenty small allocations per write (the
+// copied paths, one per node or two where a node holds both entries and
+// subtrees, and the published version; old versions become garbage as
 // soon as no reader holds them), more memory per object (each object sits
 // in the object map and in one map per index), and a Get that walks a trie
 // instead of indexing an array. DESIGN.md ("The snapshot store") has the
@@ -67,7 +68,16 @@ type snapState struct {
 	cols     []snapCol       // one per indexer, sorted by name
 	indexers cache.Indexers
 	rv       string
+
+	// colsBuf holds cols when there are few, so that publishing a version
+	// is one allocation.
+	colsBuf [snapInlineCols]snapCol
 }
+
+// snapInlineCols is how many indexes a version holds without a second
+// allocation: informers index by namespace, and seldom by more than a few
+// other values.
+const snapInlineCols = 4
 
 // snapItem is an object and its key, as the object map holds them.
 type snapItem struct {
@@ -118,9 +128,9 @@ func newSnapCols(cols []snapCol, indexers cache.Indexers) []snapCol {
 // snapTxn is the writer's view of the version being built: a copy of the
 // current one whose maps it changes within its edit.
 type snapTxn struct {
-	next       snapState
-	edit       uint64 // ids of edits so far; the current one's
-	colsCloned bool   // next.cols is the edit's own slice
+	next snapState
+	edit uint64    // ids of edits so far; the current one's
+	cols []snapCol // next.cols while the edit runs: the writer's own, reused
 
 	// Per column, the values being written and those being left. The
 	// one-element arrays hold the namespace index's value, which an
@@ -132,29 +142,34 @@ type snapTxn struct {
 // begin starts an edit on top of cur (the caller holds the writers' mutex).
 func (t *snapTxn) begin(cur *snapState) {
 	t.next = *cur
+	t.cols = append(t.cols[:0], cur.cols...)
+	t.next.cols = t.cols
 	t.edit++
-	t.colsCloned = false
 	if n := len(cur.cols); len(t.newVals) != n {
 		t.newVals, t.oldVals = make([][]string, n), make([][]string, n)
 		t.newOne, t.oldOne = make([][1]string, n), make([][1]string, n)
 	}
 }
 
-// publish makes the edit's version the current one.
+// publish makes the edit's version the current one, with columns of its
+// own (the edit's are the writer's, reused by the next edit).
 func (s *Snapshot) publish() {
 	st := new(snapState)
 	*st = s.w.next
-	s.w.next = snapState{} // the published version is no longer the writer's
+	if len(st.cols) <= len(st.colsBuf) {
+		st.cols = st.colsBuf[:copy(st.colsBuf[:], st.cols)]
+	} else {
+		st.cols = slices.Clone(st.cols)
+	}
+	s.w.abandon()
 	s.cur.Store(st)
 }
 
-// cols returns next's columns for writing.
-func (t *snapTxn) cols() []snapCol {
-	if !t.colsCloned {
-		t.next.cols = slices.Clone(t.next.cols)
-		t.colsCloned = true
-	}
-	return t.next.cols
+// abandon drops the edit's references, so that the writer's idle state
+// keeps no version's maps alive.
+func (t *snapTxn) abandon() {
+	t.next = snapState{}
+	clear(t.cols)
 }
 
 // eval returns column i's values for obj stored under key, copied out of
@@ -185,7 +200,7 @@ func (t *snapTxn) put(key string, obj any) error {
 	old, replaced := t.next.items.put(t.edit, h, snapItem{key: key, obj: obj})
 	item := snapItem{key: key, obj: obj}
 	for i := range t.next.cols {
-		c := &t.cols()[i]
+		c := &t.next.cols[i]
 		if replaced {
 			leaving, known := t.previous(i, old)
 			if !known || (!sameValues(leaving, t.newVals[i]) && !t.leave(c, h, key, leaving, t.newVals[i])) {
@@ -210,7 +225,7 @@ func (t *snapTxn) remove(key string) {
 		if known && len(leaving) == 0 {
 			continue
 		}
-		if c := &t.cols()[i]; !known || !t.leave(c, h, key, leaving, nil) {
+		if c := &t.next.cols[i]; !known || !t.leave(c, h, key, leaving, nil) {
 			t.leaveAll(c, h, key)
 		}
 	}
@@ -313,7 +328,7 @@ func (s *Snapshot) write(f func(t *snapTxn) error) error {
 	defer s.mu.Unlock()
 	s.w.begin(s.cur.Load())
 	if err := f(&s.w); err != nil {
-		s.w.next = snapState{}
+		s.w.abandon()
 		return err
 	}
 	s.publish()
@@ -380,9 +395,8 @@ func (s *Snapshot) Replace(items map[string]any, resourceVersion string) {
 func (s *Snapshot) ReplaceChecked(items map[string]any, resourceVersion string) error {
 	return s.write(func(t *snapTxn) error {
 		t.next.items = champ[snapItem]{}
-		cols := t.cols()
-		for i := range cols {
-			cols[i].byValue = champ[snapValue]{}
+		for i := range t.next.cols {
+			t.next.cols[i].byValue = champ[snapValue]{}
 		}
 		for key, obj := range items {
 			if err := t.put(key, obj); err != nil {
@@ -407,9 +421,10 @@ func (st *snapState) value(name, value string) (champ[snapItem], error) {
 // objects returns the objects of m, in a slice sized once.
 func objects(m champ[snapItem]) []any {
 	out := make([]any, 0, m.n)
-	m.all(func(e snapItem) bool {
-		out = append(out, e.obj)
-		return true
+	m.runs(func(run []snapItem) {
+		for _, e := range run {
+			out = append(out, e.obj)
+		}
 	})
 	return out
 }
@@ -417,9 +432,10 @@ func objects(m champ[snapItem]) []any {
 // keys returns the keys of m, in a slice sized once.
 func keys(m champ[snapItem]) []string {
 	out := make([]string, 0, m.n)
-	m.all(func(e snapItem) bool {
-		out = append(out, e.key)
-		return true
+	m.runs(func(run []snapItem) {
+		for _, e := range run {
+			out = append(out, e.key)
+		}
 	})
 	return out
 }
@@ -499,7 +515,6 @@ func (s *Snapshot) AddIndexers(newIndexers cache.Indexers) error {
 			return err
 		}
 		t.next.cols = newSnapCols(t.next.cols, newIndexers)
-		t.colsCloned = true
 		var err error
 		t.next.items.all(func(e snapItem) bool {
 			for i := range t.next.cols {

@@ -35,7 +35,8 @@ type champEntry interface {
 
 // cnode is one trie node. Below maxShift a node is a bitmap node; at
 // maxShift, where the hash bits are spent, it is a collision node holding
-// entries with equal hashes in a plain list.
+// entries with equal hashes in a plain list. Nodes come from newCnode,
+// which allocates a node together with one of its arrays.
 type cnode[E champEntry] struct {
 	datamap, nodemap uint32
 	edit             uint64 // the edit that may mutate this node in place; 0: none
@@ -98,7 +99,7 @@ func (m *champ[E]) get(h uint64, key string) (E, bool) {
 // the entry it replaced, if any.
 func (m *champ[E]) put(edit uint64, h uint64, e E) (old E, replaced bool) {
 	if m.root == nil {
-		m.root = &cnode[E]{edit: edit}
+		m.root = newCnode[E](edit, 0, 0, 0, 0)
 	}
 	m.root, old, replaced = m.root.put(edit, h, 0, e)
 	if !replaced {
@@ -129,6 +130,22 @@ func (m *champ[E]) all(yield func(E) bool) {
 	}
 }
 
+// runs calls f with the entries of each node in turn, in the trie's
+// order: a scan that wants every entry loops over a node's dense array
+// itself, without a call per entry.
+func (m *champ[E]) runs(f func([]E)) {
+	if m.root != nil {
+		m.root.runs(f)
+	}
+}
+
+func (n *cnode[E]) runs(f func([]E)) {
+	f(n.entries)
+	for _, c := range n.children {
+		c.runs(f)
+	}
+}
+
 func (n *cnode[E]) all(yield func(E) bool) bool {
 	for _, e := range n.entries {
 		if !yield(e) {
@@ -143,22 +160,118 @@ func (n *cnode[E]) all(yield func(E) bool) bool {
 	return true
 }
 
-// writable returns n itself when edit created it, or a copy owned by edit.
-// The copy gets arrays of its own (with room for one more element, the
-// usual next step of a put): an edit mutates its nodes in place, and must
+// writable returns a node owned by edit with room for moreE more entries
+// and moreC more children: n itself when edit created it and it has that
+// room, else a copy. A copy of a published node gets exactly the room asked
+// for (most writes replace an entry or a child and ask for none), a node
+// growing within its own edit (a Replace or a Transaction building nodes
+// entry by entry) twice its size, so building stays linear. Either way the
+// copy has arrays of its own: an edit mutates its nodes in place, and must
 // never write into an array a published node shares.
-func (n *cnode[E]) writable(edit uint64) *cnode[E] {
-	if n.edit == edit && edit != 0 {
+func (n *cnode[E]) writable(edit uint64, moreE, moreC int) *cnode[E] {
+	ne, nc := len(n.entries), len(n.children)
+	owned := n.edit == edit && edit != 0
+	if owned && cap(n.entries) >= ne+moreE && cap(n.children) >= nc+moreC {
 		return n
 	}
-	c := &cnode[E]{datamap: n.datamap, nodemap: n.nodemap, edit: edit}
-	if len(n.entries) > 0 {
-		c.entries = append(make([]E, 0, len(n.entries)+1), n.entries...)
+	capE, capC := ne+moreE, nc+moreC
+	if owned {
+		capE, capC = max(capE, 2*ne), min(max(capC, 2*nc), 1<<champBits)
 	}
-	if len(n.children) > 0 {
-		c.children = append(make([]*cnode[E], 0, len(n.children)+1), n.children...)
-	}
+	c := newCnode[E](edit, ne, nc, capE, capC)
+	c.datamap, c.nodemap = n.datamap, n.nodemap
+	copy(c.entries, n.entries)
+	copy(c.children, n.children)
 	return c
+}
+
+// newCnode returns a node owned by edit with ne entries and nc children
+// (zero) and room for capE and capC. The node and its one array, or its
+// children when it has both, take one allocation (a block of the smallest
+// size below that fits), so a path copy allocates once per node, not three
+// times, and the node's memory is its header and its slots, without the
+// allocator rounding each piece up on its own.
+func newCnode[E champEntry](edit uint64, ne, nc, capE, capC int) *cnode[E] {
+	var n *cnode[E]
+	if capC > 0 {
+		var children []*cnode[E]
+		n, children = childBlock[E](capC)
+		n.children = children[:nc]
+		if capE > 0 {
+			n.entries = slices.Grow([]E(nil), capE)[:ne]
+		}
+	} else {
+		var entries []E
+		n, entries = entryBlock[E](capE)
+		n.entries = entries[:ne]
+	}
+	n.edit = edit
+	return n
+}
+
+// block is a node and one of its arrays in one allocation.
+type block[E champEntry, A any] struct {
+	node cnode[E]
+	arr  A
+}
+
+// newBlock allocates a block whose array is an A, and returns its node and
+// the array as a slice (slice, a function without state, says how).
+func newBlock[E champEntry, A any, T any](slice func(*A) []T) (*cnode[E], []T) {
+	b := new(block[E, A])
+	return &b.node, slice(&b.arr)
+}
+
+// entryBlock returns a node and an array of at least c entries, in one
+// allocation where c fits a bitmap node. The sizes are those of the
+// allocator's size classes (a node is 64 bytes, an entry 32 in the
+// snapshot store), so that a small node wastes no slot.
+func entryBlock[E champEntry](c int) (*cnode[E], []E) {
+	switch {
+	case c == 0:
+		return new(cnode[E]), nil
+	case c <= 1:
+		return newBlock[E](func(a *[1]E) []E { return a[:] })
+	case c <= 2:
+		return newBlock[E](func(a *[2]E) []E { return a[:] })
+	case c <= 3:
+		return newBlock[E](func(a *[3]E) []E { return a[:] })
+	case c <= 4:
+		return newBlock[E](func(a *[4]E) []E { return a[:] })
+	case c <= 5:
+		return newBlock[E](func(a *[5]E) []E { return a[:] })
+	case c <= 6:
+		return newBlock[E](func(a *[6]E) []E { return a[:] })
+	case c <= 8:
+		return newBlock[E](func(a *[8]E) []E { return a[:] })
+	case c <= 12:
+		return newBlock[E](func(a *[12]E) []E { return a[:] })
+	case c <= 16:
+		return newBlock[E](func(a *[16]E) []E { return a[:] })
+	case c <= 32:
+		return newBlock[E](func(a *[32]E) []E { return a[:] })
+	}
+	return new(cnode[E]), slices.Grow([]E(nil), c) // a long collision list
+}
+
+// childBlock returns a node and an array of at least c (1 to 32) children,
+// in one allocation.
+func childBlock[E champEntry](c int) (*cnode[E], []*cnode[E]) {
+	switch {
+	case c <= 2:
+		return newBlock[E](func(a *[2]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 4:
+		return newBlock[E](func(a *[4]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 8:
+		return newBlock[E](func(a *[8]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 12:
+		return newBlock[E](func(a *[12]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 16:
+		return newBlock[E](func(a *[16]*cnode[E]) []*cnode[E] { return a[:] })
+	case c <= 24:
+		return newBlock[E](func(a *[24]*cnode[E]) []*cnode[E] { return a[:] })
+	}
+	return newBlock[E](func(a *[32]*cnode[E]) []*cnode[E] { return a[:] })
 }
 
 func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bool) {
@@ -166,12 +279,12 @@ func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bo
 	if shift >= maxShift {
 		for i := range n.entries {
 			if old := n.entries[i]; old.champKey() == key {
-				w := n.writable(edit)
+				w := n.writable(edit, 0, 0)
 				w.entries[i] = e
 				return w, old, true
 			}
 		}
-		w := n.writable(edit)
+		w := n.writable(edit, 1, 0)
 		w.entries = append(w.entries, e)
 		var zero E
 		return w, zero, false
@@ -181,11 +294,12 @@ func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bo
 	case n.datamap&bit != 0:
 		i := index(n.datamap, bit)
 		old := n.entries[i]
-		w := n.writable(edit)
 		if old.champKey() == key {
+			w := n.writable(edit, 0, 0)
 			w.entries[i] = e
 			return w, old, true
 		}
+		w := n.writable(edit, 0, 1)
 		// Two keys now share these hash bits: push both a level down.
 		sub := pair(edit, champHash(old.champKey()), old, h, e, shift+champBits)
 		w.entries = slices.Delete(w.entries, i, i+1)
@@ -199,12 +313,12 @@ func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bo
 		child, old, replaced := n.children[j].put(edit, h, shift+champBits, e)
 		w := n
 		if child != n.children[j] {
-			w = n.writable(edit)
+			w = n.writable(edit, 0, 0)
 			w.children[j] = child
 		}
 		return w, old, replaced
 	default:
-		w := n.writable(edit)
+		w := n.writable(edit, 1, 0)
 		w.entries = slices.Insert(w.entries, index(w.datamap, bit), e)
 		w.datamap |= bit
 		var zero E
@@ -216,17 +330,23 @@ func (n *cnode[E]) put(edit uint64, h uint64, shift uint, e E) (*cnode[E], E, bo
 // hashes agree below shift.
 func pair[E champEntry](edit uint64, ha uint64, a E, hb uint64, b E, shift uint) *cnode[E] {
 	if shift >= maxShift {
-		return &cnode[E]{edit: edit, entries: []E{a, b}}
+		n := newCnode[E](edit, 2, 0, 2, 0)
+		n.entries[0], n.entries[1] = a, b
+		return n
 	}
 	ba, bb := bitOf(ha, shift), bitOf(hb, shift)
 	if ba == bb {
 		sub := pair(edit, ha, a, hb, b, shift+champBits)
-		return &cnode[E]{edit: edit, nodemap: ba, children: []*cnode[E]{sub}}
+		n := newCnode[E](edit, 0, 1, 0, 1)
+		n.nodemap, n.children[0] = ba, sub
+		return n
 	}
 	if ba > bb {
 		a, b = b, a
 	}
-	return &cnode[E]{edit: edit, datamap: ba | bb, entries: []E{a, b}}
+	n := newCnode[E](edit, 2, 0, 2, 0)
+	n.datamap, n.entries[0], n.entries[1] = ba|bb, a, b
+	return n
 }
 
 // inlinable reports whether n holds a single entry and nothing else, so
@@ -239,7 +359,7 @@ func (n *cnode[E]) remove(edit uint64, h uint64, shift uint, key string) (*cnode
 	if shift >= maxShift {
 		for i, old := range n.entries {
 			if old.champKey() == key {
-				w := n.writable(edit)
+				w := n.writable(edit, 0, 0)
 				w.entries = slices.Delete(w.entries, i, i+1)
 				return w, old, true
 			}
@@ -254,7 +374,7 @@ func (n *cnode[E]) remove(edit uint64, h uint64, shift uint, key string) (*cnode
 		if old.champKey() != key {
 			return n, zero, false
 		}
-		w := n.writable(edit)
+		w := n.writable(edit, 0, 0)
 		w.entries = slices.Delete(w.entries, i, i+1)
 		w.datamap &^= bit
 		return w, old, true
@@ -264,15 +384,16 @@ func (n *cnode[E]) remove(edit uint64, h uint64, shift uint, key string) (*cnode
 		if !removed {
 			return n, zero, false
 		}
-		w := n.writable(edit)
-		if child.inlinable() {
-			w.children = slices.Delete(w.children, j, j+1)
-			w.nodemap &^= bit
-			w.entries = slices.Insert(w.entries, index(w.datamap, bit), child.entries[0])
-			w.datamap |= bit
-		} else {
+		if !child.inlinable() {
+			w := n.writable(edit, 0, 0)
 			w.children[j] = child
+			return w, old, true
 		}
+		w := n.writable(edit, 1, 0)
+		w.children = slices.Delete(w.children, j, j+1)
+		w.nodemap &^= bit
+		w.entries = slices.Insert(w.entries, index(w.datamap, bit), child.entries[0])
+		w.datamap |= bit
 		return w, old, true
 	default:
 		return n, zero, false

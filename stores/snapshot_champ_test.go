@@ -17,49 +17,58 @@ func (e testEntry) champKey() string { return e.key }
 // that keys share whole paths and land in collision nodes), and checks
 // that every earlier version still holds exactly what it held when it was
 // taken: path copying never writes into a node another version can reach.
+// Edits span one operation (every write copies published nodes), a few (as
+// in a Transaction) and hundreds (as in a Replace, whose nodes grow in
+// place).
 func TestChampModel(t *testing.T) {
-	for _, mask := range []uint64{^uint64(0), 0xff, 0x3, 0} {
-		t.Run("mask="+strconv.FormatUint(mask, 16), func(t *testing.T) {
-			defer func(m uint64) { champHashMask = m }(champHashMask)
-			champHashMask = mask
-			rng := rand.New(rand.NewPCG(1, mask))
-			var m champ[testEntry]
-			model := map[string]string{}
-			type saved struct {
-				m     champ[testEntry]
-				model map[string]string
+	for _, span := range []int{1, 7, 500} {
+		for _, mask := range []uint64{^uint64(0), 0xff, 0x3, 0} {
+			t.Run("span="+strconv.Itoa(span)+"/mask="+strconv.FormatUint(mask, 16), func(t *testing.T) {
+				testChampModel(t, span, mask)
+			})
+		}
+	}
+}
+
+func testChampModel(t *testing.T, span int, mask uint64) {
+	defer func(m uint64) { champHashMask = m }(champHashMask)
+	champHashMask = mask
+	rng := rand.New(rand.NewPCG(1, mask))
+	var m champ[testEntry]
+	model := map[string]string{}
+	type saved struct {
+		m     champ[testEntry]
+		model map[string]string
+	}
+	var versions []saved
+	edit := uint64(0)
+	for op := range 4000 {
+		if op%span == 0 {
+			edit++
+			versions = append(versions, saved{m, maps.Clone(model)})
+		}
+		key := "k" + strconv.Itoa(rng.IntN(300))
+		h := champHash(key)
+		if rng.IntN(3) == 0 {
+			_, removed := m.remove(edit, h, key)
+			_, had := model[key]
+			if removed != had {
+				t.Fatalf("op %d: remove(%s) = %v, model has it: %v", op, key, removed, had)
 			}
-			var versions []saved
-			edit := uint64(0)
-			for op := range 4000 {
-				if op%7 == 0 { // several operations share an edit, as in a Transaction
-					edit++
-					versions = append(versions, saved{m, maps.Clone(model)})
-				}
-				key := "k" + strconv.Itoa(rng.IntN(300))
-				h := champHash(key)
-				if rng.IntN(3) == 0 {
-					_, removed := m.remove(edit, h, key)
-					_, had := model[key]
-					if removed != had {
-						t.Fatalf("op %d: remove(%s) = %v, model has it: %v", op, key, removed, had)
-					}
-					delete(model, key)
-					continue
-				}
-				val := strconv.Itoa(op)
-				old, replaced := m.put(edit, h, testEntry{key, val})
-				prev, had := model[key]
-				if replaced != had || (had && old.val != prev) {
-					t.Fatalf("op %d: put(%s) replaced %v (%q), model %v (%q)", op, key, replaced, old.val, had, prev)
-				}
-				model[key] = val
-			}
-			versions = append(versions, saved{m, model})
-			for i, v := range versions {
-				checkChamp(t, "version "+strconv.Itoa(i), v.m, v.model)
-			}
-		})
+			delete(model, key)
+			continue
+		}
+		val := strconv.Itoa(op)
+		old, replaced := m.put(edit, h, testEntry{key, val})
+		prev, had := model[key]
+		if replaced != had || (had && old.val != prev) {
+			t.Fatalf("op %d: put(%s) replaced %v (%q), model %v (%q)", op, key, replaced, old.val, had, prev)
+		}
+		model[key] = val
+	}
+	versions = append(versions, saved{m, model})
+	for i, v := range versions {
+		checkChamp(t, "version "+strconv.Itoa(i), v.m, v.model)
 	}
 }
 

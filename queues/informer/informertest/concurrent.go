@@ -147,7 +147,7 @@ type changeLog struct {
 	final   map[string]int   // key → resource version at the end
 }
 
-func newHistory(t *testing.T, src *Source) changeLog {
+func newChangeLog(t *testing.T, src *Source) changeLog {
 	t.Helper()
 	src.mu.Lock()
 	log := slices.Clone(src.log)
@@ -405,7 +405,7 @@ func (s informerSuite) concurrentRegistration(t *testing.T) {
 		wg.Wait()
 		synctest.Wait()
 
-		h := newHistory(t, f.src)
+		h := newChangeLog(t, f.src)
 		require.Equal(t, h.final, storedRVs(f.inf), "seed %d: the informer's store against the Source", seed)
 		ref, err := h.parse(refRec.Got())
 		if err == nil {
@@ -483,7 +483,7 @@ func (s informerSuite) addIndexersWhileWriting(t *testing.T) {
 		synctest.Wait()
 
 		idx := f.inf.GetIndexer()
-		require.Equal(t, newHistory(t, f.src).final, storedRVs(f.inf), "seed %d: the informer's store against the Source", seed)
+		require.Equal(t, newChangeLog(t, f.src).final, storedRVs(f.inf), "seed %d: the informer's store against the Source", seed)
 		assert.NotContains(t, idx.GetIndexers(), "never", "seed %d: a conflicting AddIndexers half-applied", seed)
 		for name, fn := range indexFuncs {
 			want := make(map[string][]string)

@@ -82,6 +82,7 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 		{Name: "list-error-reaches-watch-error-handler", Run: s.listError},
 		{Name: "relist-reports-vanished-objects", Run: s.relist},
 		{Name: "per-key-order-exactly-once", Run: s.perKeyOrder},
+		{Name: "concurrent-registrations-replay-to-the-store", Run: s.concurrentRegistration},
 		{Name: "slow-handler-blocks-nobody", Run: s.slowHandler},
 		{Name: "panicking-handler-pauses-without-really-crash", Skip: suite.Unless(!c.ext, "[ext] the informer recovers handler panics instead"), Run: s.panickingHandler},
 		{Name: "panicking-handler-is-recovered-with-really-crash", Skip: suite.Unless(c.ext, "[ext] client-go re-panics while utilruntime.ReallyCrash is on"), Run: s.panickingHandlerRecovered},
@@ -91,6 +92,7 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 		{Name: "stop-ends-everything", Run: s.stop},
 		{Name: "last-sync-resource-version", Run: s.lastSyncRV},
 		{Name: "indexers-before-and-after-run", Run: s.indexers},
+		{Name: "add-indexers-while-writes-flow", Run: s.addIndexersWhileWriting},
 		{Name: "get-controller-reports-the-informer", Run: s.getController},
 	}
 	for i := range props {

@@ -140,7 +140,11 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 // (and return, deduplicated), the item is certain to be pushed. The reverse
 // order would let a racing ShutDown make this Add roll its entry back after
 // a concurrent Add had already counted on it, losing an Add that completed
-// before the shutdown.
+// before the shutdown. It pushes the entry before it unlocks the stripe, so
+// an Add that finds the entry queued and returns leaves the item where Get
+// takes it: items keep the order of their first Add, as in client-go.
+// (Done re-queues outside the lock: an Add that sees that entry queued
+// while Done is still in flight may be ordered before the Done.)
 func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
@@ -155,8 +159,15 @@ func (q *Ring[T]) Add(item T) {
 		}
 		e := s.insert(c, h, item)
 		q.metrics.marked(item)
+		// Push before unlocking: another Add of the item that sees the
+		// entry queued returns at once, and the item must then be where
+		// Get takes it, ahead of anything added after that Add returned.
+		q.ready.Push(e)
 		s.mu.Unlock()
-		q.enqueue(e)
+		if ringAddReleased != nil {
+			ringAddReleased()
+		}
+		q.gate.Wake(1)
 		return
 	}
 	if e := s.entries.at(c); e.state.Load() == uint32(processing) {
@@ -167,6 +178,11 @@ func (q *Ring[T]) Add(item T) {
 	// queued or processingDirty: already pending.
 	s.mu.Unlock()
 }
+
+// ringAddReleased, nil outside tests, is called by an Add that queued its
+// item once it has released the item's stripe: the point where another Add
+// of the item can first see it and return.
+var ringAddReleased func()
 
 // locate returns item's hash and its stripe: the stripe from the hash's top
 // bits, the stripe's index probing from its low ones.

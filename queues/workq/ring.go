@@ -170,7 +170,10 @@ func (q *Ring[T]) Add(item T) {
 		q.gate.Wake(1)
 		return
 	}
-	if e := s.entries.at(c); e.state.Load() == uint32(processing) {
+	// The shutdown bit is read again under the lock: an Add that passed the
+	// check above before a ShutDown must not mark its item for re-queueing
+	// after it, or Done would hand out again an item client-go drops.
+	if e := s.entries.at(c); e.state.Load() == uint32(processing) && q.counts.Load()&shutBit == 0 {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)

@@ -67,3 +67,29 @@ func TestRingCycleAllocatesNothing(t *testing.T) {
 		t.Fatalf("Add/Get/Done cycle allocated %v times, want 0", n)
 	}
 }
+
+// An Add that began before ShutDown but reaches its item's stripe after it
+// is dropped, as client-go drops an Add that takes its lock after
+// ShutDown: it must not mark a processing item for re-queueing.
+func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
+	q := registry.Must(NewRing[string](Options{}))
+	q.Add("x")
+	if item, _ := q.Get(); item != "x" {
+		t.Fatalf("Get = %q, want x", item)
+	}
+	_, s := q.locate("x")
+	s.mu.Lock()
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		q.Add("x")
+	}()
+	waitStack(t, "sync.(*Mutex).Lock", ").Add(") // past its first shutdown check
+	q.ShutDown()
+	s.mu.Unlock()
+	<-added
+	q.Done("x")
+	if item, shutdown := q.Get(); !shutdown {
+		t.Fatalf("Get = %q, false after ShutDown; want shutdown: the racing Add re-queued x", item)
+	}
+}

@@ -244,7 +244,12 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 	q.gate.Wake(1)
 }
 
-// Len returns the number of queued items.
+// Len returns the number of queued items, read from the counts word: it
+// also counts an item whose Add has reserved but not yet pushed it, and one
+// whose Get has popped but not yet counted it. So unlike client-go's it is
+// not exact while Adds and Gets are in flight (a Get may hand out an item
+// queued after one Len counted); it never misses an item whose Add returned
+// and whose Get has not.
 func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 
 // getSpins is how many times Get looks again, without parking, while the

@@ -249,7 +249,7 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 // whose Get has popped but not yet counted it. So unlike client-go's it is
 // not exact while Adds and Gets are in flight (a Get may hand out an item
 // queued after one Len counted); it never misses an item whose Add returned
-// and whose Get has not.
+// and that no Get has begun to take.
 func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 
 // getSpins is how many times Get looks again, without parking, while the

@@ -140,7 +140,11 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 // (and return, deduplicated), the item is certain to be pushed. The reverse
 // order would let a racing ShutDown make this Add roll its entry back after
 // a concurrent Add had already counted on it, losing an Add that completed
-// before the shutdown.
+// before the shutdown. It pushes the entry before it unlocks the stripe, so
+// an Add that finds the entry queued and returns leaves the item where Get
+// takes it: items keep the order of their first Add, as in client-go.
+// (Done re-queues outside the lock: an Add that sees that entry queued
+// while Done is still in flight may be ordered before the Done.)
 func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
@@ -155,11 +159,21 @@ func (q *Ring[T]) Add(item T) {
 		}
 		e := s.insert(c, h, item)
 		q.metrics.marked(item)
+		// Push before unlocking: another Add of the item that sees the
+		// entry queued returns at once, and the item must then be where
+		// Get takes it, ahead of anything added after that Add returned.
+		q.ready.Push(e)
 		s.mu.Unlock()
-		q.enqueue(e)
+		if ringAddReleased != nil {
+			ringAddReleased()
+		}
+		q.gate.Wake(1)
 		return
 	}
-	if e := s.entries.at(c); e.state.Load() == uint32(processing) {
+	// The shutdown bit is read again under the lock: an Add that passed the
+	// check above before a ShutDown must not mark its item for re-queueing
+	// after it, or Done would hand out again an item client-go drops.
+	if e := s.entries.at(c); e.state.Load() == uint32(processing) && q.counts.Load()&shutBit == 0 {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)
@@ -167,6 +181,11 @@ func (q *Ring[T]) Add(item T) {
 	// queued or processingDirty: already pending.
 	s.mu.Unlock()
 }
+
+// ringAddReleased, nil outside tests, is called by an Add that queued its
+// item once it has released the item's stripe: the point where another Add
+// of the item can first see it and return.
+var ringAddReleased func()
 
 // locate returns item's hash and its stripe: the stripe from the hash's top
 // bits, the stripe's index probing from its low ones.
@@ -225,7 +244,12 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) {
 	q.gate.Wake(1)
 }
 
-// Len returns the number of queued items.
+// Len returns the number of queued items, read from the counts word: it
+// also counts an item whose Add has reserved but not yet pushed it, and one
+// whose Get has popped but not yet counted it. So unlike client-go's it is
+// not exact while Adds and Gets are in flight (a Get may hand out an item
+// queued after one Len counted); it never misses an item whose Add returned
+// and that no Get has begun to take.
 func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
 
 // getSpins is how many times Get looks again, without parking, while the

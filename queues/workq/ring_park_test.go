@@ -38,17 +38,24 @@ func getWhileReserved(t *testing.T) (*Ring[string], <-chan getResult) {
 // The bound is only there to fail instead of hanging when Get spins.
 func waitParked(t *testing.T) {
 	t.Helper()
+	waitStack(t, "sync.(*Cond).Wait", ").park(")
+}
+
+// waitStack waits until some goroutine's stack holds both frames: it is
+// blocked there. The bound is only there to fail instead of hanging.
+func waitStack(t *testing.T, blockedIn, caller string) {
+	t.Helper()
 	buf := make([]byte, 1<<20)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		n := runtime.Stack(buf, true)
 		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-			if strings.Contains(g, "sync.(*Cond).Wait") && strings.Contains(g, ").park(") {
+			if strings.Contains(g, blockedIn) && strings.Contains(g, caller) {
 				return
 			}
 		}
 		time.Sleep(time.Millisecond)
 	}
-	t.Fatal("Get never parked while an Add was between its reservation and its push")
+	t.Fatalf("no goroutine blocked in %s under %s", blockedIn, caller)
 }
 
 // A Get that parked behind a reservation is woken by the push that follows.

@@ -121,15 +121,22 @@ func (q *Sharded[T]) locate(item T) (uint64, *shardQ[T]) {
 	return h, &q.shards[(h>>48)&uint64(q.mask)]
 }
 
-// Len returns the number of queued items summed over the shards (locking
-// each in turn); under concurrent use it is a snapshot, for information only.
+// Len returns the number of queued items. It holds every shard's lock at
+// once, so the sum is the queue's length at one instant, as client-go's Len
+// under its one lock is: summing shards locked in turn could count a state
+// the queue was never in (an item added to a shard already read, one taken
+// from a shard read later). It locks them in shard order and nothing else
+// holds two shard locks, so it cannot deadlock.
 func (q *Sharded[T]) Len() int {
+	for i := range q.shards {
+		q.shards[i].mu.Lock()
+	}
 	n := 0
 	for i := range q.shards {
-		s := &q.shards[i]
-		s.mu.Lock()
-		n += s.t.queued()
-		s.mu.Unlock()
+		// Shards after i are still locked: their counts are those of the
+		// instant all were held.
+		n += q.shards[i].t.queued()
+		q.shards[i].mu.Unlock()
 	}
 	return n
 }
@@ -141,17 +148,25 @@ func (q *Sharded[T]) Get() (item T, shutdown bool) {
 	for {
 		// Read the flag before scanning: the gate closes after the shutdown
 		// barrier, so a scan that starts after that sees every item that
-		// will ever be queued except re-queues by Done, and "empty" is
-		// then final (as in client-go, a worker whose Get reports shutdown
-		// while another still processes leaves the re-queue to that one).
+		// will ever be queued except re-queues by Done, and "empty", once
+		// confirmed below, is then final (as in client-go, a worker whose
+		// Get reports shutdown while another still processes leaves the
+		// re-queue to that one).
 		down := q.gate.shutdown.Load()
 		if item, ok := q.tryPop(start); ok {
 			return item, false
 		}
-		if down {
+		if !down {
+			q.gate.park(q.anyQueued)
+			continue
+		}
+		// The scan read the shards one at a time while Dones re-queued
+		// and other Gets took items, so "nothing found" may be no
+		// instant's state: report shutdown only if no item is queued at
+		// one instant (Len), else scan again.
+		if q.Len() == 0 {
 			return item, true
 		}
-		q.gate.park(q.anyQueued)
 	}
 }
 

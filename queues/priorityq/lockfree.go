@@ -142,12 +142,15 @@ type lfEntry[T comparable] struct {
 
 // lfLevel is the ring of one priority. n counts its entries, pushed or
 // being pushed, and not yet popped; a sweep retires the level by swapping
-// n from 0 to lfRetired, after which no push lands there.
+// n from 0 to lfRetired, after which no push lands there. pushing counts
+// the pushes inside the ring's Push: a push that took its slot but has not
+// yet filled it keeps every later entry of the ring from Get (see scan).
 type lfLevel[T comparable] struct {
-	prio int
-	n    atomic.Int64
-	hot  atomic.Bool // pushed to since the last sweep
-	q    *mpmc.Queue[lfEntry[T]]
+	prio    int
+	n       atomic.Int64
+	pushing atomic.Int64
+	hot     atomic.Bool // pushed to since the last sweep
+	q       *mpmc.Queue[lfEntry[T]]
 }
 
 const lfRetired = -1 << 62
@@ -287,9 +290,16 @@ func (c *lockFreeCore[T]) push(r *lfRec[T], st *lfState) {
 	if !l.hot.Load() {
 		l.hot.Store(true)
 	}
+	l.pushing.Add(1)
 	l.q.Push(lfEntry[T]{r: r, st: st})
 	st.pushed.Store(true)
-	c.g.Wake(1)
+	wake := 1
+	if l.pushing.Add(-1) == 0 {
+		// The entries pushed behind a slot being filled were out of reach,
+		// and the Gets their pushes woke may have parked again.
+		wake = max(wake, int(l.n.Load()))
+	}
+	c.g.Wake(wake)
 }
 
 // visibleNow is called by an add that found r queued in state st, at a
@@ -505,13 +515,21 @@ func (c *lockFreeCore[T]) pop() (item T, prio int, ok bool) {
 }
 
 // scan is one pass of pop; again reports that it met a moved item.
+//
+// A ring whose first slot is taken by a push still filling it yields
+// nothing, though entries of adds that returned may wait behind that slot;
+// taking an item of a lower priority then would overtake them, so scan
+// stops there and Get waits for the push (see takeable).
 func (c *lockFreeCore[T]) scan() (item T, prio int, ok, again bool) {
 	empty := 0
 	for _, l := range *c.levels.Load() {
 		for l.n.Load() > 0 {
 			e, ok := l.q.TryPop()
 			if !ok {
-				break // being pushed
+				if l.pushing.Load() > 0 {
+					return item, 0, false, false // being pushed: wait for it
+				}
+				break // taken by Gets that have yet to count it
 			}
 			l.n.Add(-1)
 			s := e.r.st.Load()
@@ -581,17 +599,20 @@ func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 			spins = 0
 			c.g.Park(func() bool {
 				w := c.counts.Load()
-				return c.visible() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
+				return c.takeable() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
 			})
 		}
 	}
 }
 
-// visible reports whether some level's ring holds an entry (perhaps a stale
-// one, which the next pop drops).
-func (c *lockFreeCore[T]) visible() bool {
+// takeable reports whether some level's ring holds an entry (perhaps a
+// stale one, which the next pop drops) and no push is filling a slot of it,
+// so that its first entry can be popped. A Get parks while every entry is
+// behind a slot being filled; the push that fills the last such slot wakes
+// Gets for the level's entries.
+func (c *lockFreeCore[T]) takeable() bool {
 	for _, l := range *c.levels.Load() {
-		if !l.q.Empty() {
+		if !l.q.Empty() && l.pushing.Load() == 0 {
 			return true
 		}
 	}

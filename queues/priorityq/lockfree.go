@@ -24,17 +24,25 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 //
 // A queued item is pushed with the state it was queued in, and a push is
 // live only while the record still points to that state: raising a queued
-// item's priority installs a new state and pushes it again at the new
-// priority; the old push is recognised as stale and dropped when it comes
+// item's priority pushes it again at the new priority with a new state and
+// installs that state; the old push is recognised as stale and dropped when it comes
 // out. Because a state is identified by its address, which the garbage
 // collector never reuses while a push refers to it, there is no generation
-// counter to wrap and the priority is a full int. A state is installed
-// before it is pushed, so an add that finds its item queued by another add
-// still on its way pushes the state too before it returns (the first pop
-// wins, the other entry is stale): an Add returns only once Get can take
-// its item at its priority. An item added while
-// processed is marked dirty and pushed by its Done, at the tail of its
-// priority. A waiting item made ready by a plain add also goes to the tail.
+// counter to wrap and the priority is a full int.
+//
+// An Add returns only once Get can take its item at its priority, as
+// controller-runtime's does. A new item's state (and a Done's, for an item
+// queued again) is installed before it is pushed, so an add that finds the
+// item queued by an add still on its way pushes the state too (the first
+// pop wins, the twin is stale). A raise pushes its state before installing
+// it, so that the item never leaves Get's sight, and a Get that pops that
+// entry first installs the raise itself. A Get never passes a ring whose
+// first slot a push has taken but not yet filled (entries of adds that
+// returned may wait behind it), and one that meets a stale entry of an item
+// queued again scans again from the top.
+//
+// An item added while processed is marked dirty and pushed by its Done, at
+// the tail of its priority. A waiting item made ready by a plain add also goes to the tail.
 // So, unlike Mutex and controller-runtime, those two keep no earlier place
 // (Guarantees KeepsPosition false); otherwise ready items go out by
 // priority and FIFO within one (between adds that overlap in time, in
@@ -114,7 +122,7 @@ type lfState struct {
 	// from is the queued state a raise replaces: a raise pushes its state
 	// before installing it, so that the item never leaves Get's sight, and
 	// a Get that pops the raise's entry while the record is still in from
-	// installs the raise itself (see installRaise).
+	// installs the raise itself (see scan).
 	from *lfState
 	// installed is set by a Get that installed this raise for its adder.
 	installed atomic.Bool
@@ -450,9 +458,9 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			continue // someone else inserted it: look again
 		}
 		s := r.st.Load()
-		if raise != nil && raise.installed.Load() {
-			// A Get installed the raise: the flag is set before the Get
-			// moves the record on, so after the Load above it is seen.
+		if raise != nil && (s == raise || raise.installed.Load()) {
+			// A Get installed the raise: it sets the flag before it moves
+			// the record on, so after the Load above the flag is seen.
 			c.raised(raise.from.prio, prio)
 			return
 		}

@@ -24,13 +24,25 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 //
 // A queued item is pushed with the state it was queued in, and a push is
 // live only while the record still points to that state: raising a queued
-// item's priority installs a new state and pushes it again at the new
-// priority; the old push is recognised as stale and dropped when it comes
+// item's priority pushes it again at the new priority with a new state and
+// installs that state; the old push is recognised as stale and dropped when it comes
 // out. Because a state is identified by its address, which the garbage
 // collector never reuses while a push refers to it, there is no generation
-// counter to wrap and the priority is a full int. An item added while
-// processed is marked dirty and pushed by its Done, at the tail of its
-// priority. A waiting item made ready by a plain add also goes to the tail.
+// counter to wrap and the priority is a full int.
+//
+// An Add returns only once Get can take its item at its priority, as
+// controller-runtime's does. A new item's state (and a Done's, for an item
+// queued again) is installed before it is pushed, so an add that finds the
+// item queued by an add still on its way pushes the state too (the first
+// pop wins, the twin is stale). A raise pushes its state before installing
+// it, so that the item never leaves Get's sight, and a Get that pops that
+// entry first installs the raise itself. A Get never passes a ring whose
+// first slot a push has taken but not yet filled (entries of adds that
+// returned may wait behind it), and one that meets a stale entry of an item
+// queued again scans again from the top.
+//
+// An item added while processed is marked dirty and pushed by its Done, at
+// the tail of its priority. A waiting item made ready by a plain add also goes to the tail.
 // So, unlike Mutex and controller-runtime, those two keep no earlier place
 // (Guarantees KeepsPosition false); otherwise ready items go out by
 // priority and FIFO within one (between adds that overlap in time, in
@@ -96,12 +108,24 @@ const (
 	fDead       = 8 // dropped by Done: look the item up again
 )
 
-// lfState is one state of a record; it is never modified once published,
-// so a record's state pointer says everything about it in one load. States
-// without a priority that no push refers to are shared.
+// lfState is one state of a record; but for pushed, it is never modified
+// once published, so a record's state pointer says everything about it in
+// one load. States without a priority that no push refers to are shared.
 type lfState struct {
 	flags uint8
 	prio  int // while queued or dirty
+	// pushed is set once a queued state is in its level's ring, where Get
+	// finds it. Installing the state and pushing it are two steps; an add
+	// that finds the item queued reads pushed to know whether Get can take
+	// it yet (see visibleNow).
+	pushed atomic.Bool
+	// from is the queued state a raise replaces: a raise pushes its state
+	// before installing it, so that the item never leaves Get's sight, and
+	// a Get that pops the raise's entry while the record is still in from
+	// installs the raise itself (see scan).
+	from *lfState
+	// installed is set by a Get that installed this raise for its adder.
+	installed atomic.Bool
 }
 
 var (
@@ -126,12 +150,15 @@ type lfEntry[T comparable] struct {
 
 // lfLevel is the ring of one priority. n counts its entries, pushed or
 // being pushed, and not yet popped; a sweep retires the level by swapping
-// n from 0 to lfRetired, after which no push lands there.
+// n from 0 to lfRetired, after which no push lands there. pushing counts
+// the pushes inside the ring's Push: a push that took its slot but has not
+// yet filled it keeps every later entry of the ring from Get (see scan).
 type lfLevel[T comparable] struct {
-	prio int
-	n    atomic.Int64
-	hot  atomic.Bool // pushed to since the last sweep
-	q    *mpmc.Queue[lfEntry[T]]
+	prio    int
+	n       atomic.Int64
+	pushing atomic.Int64
+	hot     atomic.Bool // pushed to since the last sweep
+	q       *mpmc.Queue[lfEntry[T]]
 }
 
 const lfRetired = -1 << 62
@@ -271,8 +298,30 @@ func (c *lockFreeCore[T]) push(r *lfRec[T], st *lfState) {
 	if !l.hot.Load() {
 		l.hot.Store(true)
 	}
+	l.pushing.Add(1)
 	l.q.Push(lfEntry[T]{r: r, st: st})
-	c.g.Wake(1)
+	st.pushed.Store(true)
+	wake := 1
+	if l.pushing.Add(-1) == 0 {
+		// The entries pushed behind a slot being filled were out of reach,
+		// and the Gets their pushes woke may have parked again.
+		wake = max(wake, int(l.n.Load()))
+	}
+	c.g.Wake(wake)
+}
+
+// visibleNow is called by an add that found r queued in state st, at a
+// priority at least its own, and so has nothing to change: it makes sure
+// that Get can take the item before the add returns, as controller-runtime
+// promises (once Add returns, the item is ready at its priority). The add,
+// raise or Done that installed st may not have pushed it yet; then this add
+// pushes it too rather than wait for that one. Whichever of the two entries
+// a Get pops first hands the item out; the other is stale by then (the
+// record has left st, and a state is never installed twice) and is dropped.
+func (c *lockFreeCore[T]) visibleNow(r *lfRec[T], st *lfState) {
+	if !st.pushed.Load() {
+		c.push(r, st)
+	}
 }
 
 // counted records metrics for an item that became ready.
@@ -390,8 +439,16 @@ func (c *lockFreeCore[T]) insert(item T, old *lfRec[T], prio int) bool {
 	return true
 }
 
+// raised records a raise in the metrics.
+func (c *lockFreeCore[T]) raised(from, to int) {
+	if m := c.s.metrics; m != nil {
+		m.raise(from, to)
+	}
+}
+
 // addNow makes item ready at prio, or raises it to prio.
 func (c *lockFreeCore[T]) addNow(item T, prio int) {
+	var raise *lfState // the raise pushed by the last round, if any
 	for {
 		r, ok := c.recs.Load(item)
 		if !ok {
@@ -401,6 +458,12 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			continue // someone else inserted it: look again
 		}
 		s := r.st.Load()
+		if raise != nil && (s == raise || raise.installed.Load()) {
+			// A Get installed the raise: it sets the flag before it moves
+			// the record on, so after the Load above the flag is seen.
+			c.raised(raise.from.prio, prio)
+			return
+		}
 		switch {
 		case s.flags&fDead != 0:
 			// Its Done is deleting it: take its place rather than wait.
@@ -409,14 +472,15 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			}
 		case s.flags&fQueued != 0:
 			if prio <= s.prio {
+				c.visibleNow(r, s)
 				return
 			}
-			next := &lfState{flags: fQueued, prio: prio}
-			if r.st.CompareAndSwap(s, next) {
-				if m := c.s.metrics; m != nil {
-					m.raise(s.prio, prio)
-				}
-				c.push(r, next)
+			// Push first: until the CAS the old entry is live, from then
+			// on this one. Should the CAS fail, the entry stays stale.
+			raise = &lfState{flags: fQueued, prio: prio, from: s}
+			c.push(r, raise)
+			if r.st.CompareAndSwap(s, raise) {
+				c.raised(s.prio, prio)
 				return
 			}
 		case s.flags&fDirty != 0: // processing, queued again already
@@ -424,9 +488,7 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 				return
 			}
 			if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio}) {
-				if m := c.s.metrics; m != nil {
-					m.raise(s.prio, prio)
-				}
+				c.raised(s.prio, prio)
 				return
 			}
 		default: // processing
@@ -444,31 +506,65 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 
 // pop takes the first live entry of the highest priority. It sweeps the
 // levels when it passed more than lfIdleLevels empty ones or found nothing.
+//
+// A stale entry whose record is queued in another state is an item raised
+// (or queued again) since that entry was pushed: it may now wait at a level
+// this scan has passed, and its new state may not even be pushed yet, while
+// its old entry is no longer live. Taking an item behind it at this level
+// would hand out neither order's first, so pop makes the new state visible
+// (see visibleNow) and scans again from the top.
 func (c *lockFreeCore[T]) pop() (item T, prio int, ok bool) {
+	for {
+		item, prio, ok, again := c.scan()
+		if !again {
+			return item, prio, ok
+		}
+	}
+}
+
+// scan is one pass of pop; again reports that it met a moved item.
+//
+// A ring whose first slot is taken by a push still filling it yields
+// nothing, though entries of adds that returned may wait behind that slot;
+// taking an item of a lower priority then would overtake them, so scan
+// stops there and Get waits for the push (see takeable).
+func (c *lockFreeCore[T]) scan() (item T, prio int, ok, again bool) {
 	empty := 0
 	for _, l := range *c.levels.Load() {
 		for l.n.Load() > 0 {
 			e, ok := l.q.TryPop()
 			if !ok {
-				break // being pushed
+				if l.pushing.Load() > 0 {
+					return item, 0, false, false // being pushed: wait for it
+				}
+				break // taken by Gets that have yet to count it
 			}
 			l.n.Add(-1)
-			if s := e.r.st.Load(); s == e.st && e.r.st.CompareAndSwap(s, lfProcessing) {
+			s := e.r.st.Load()
+			if s != e.st && s == e.st.from && e.r.st.CompareAndSwap(s, e.st) {
+				e.st.installed.Store(true) // a raise whose adder has yet to install it
+				s = e.st
+			}
+			if s == e.st && e.r.st.CompareAndSwap(s, lfProcessing) {
 				c.counts.Add(processingOne - queuedOne)
 				c.handedOut(e.r, s.prio)
 				if empty > lfIdleLevels {
 					c.sweep()
 				}
-				return e.r.key, s.prio, true
+				return e.r.key, s.prio, true, false
 			}
-			// stale: raised or handed out since
+			// stale: raised, queued again or handed out since
+			if s := e.r.st.Load(); s.flags&fQueued != 0 {
+				c.visibleNow(e.r, s)
+				return item, 0, false, true
+			}
 		}
 		empty++
 	}
 	if empty > 0 {
 		c.sweep()
 	}
-	return item, 0, false
+	return item, 0, false, false
 }
 
 func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int) {
@@ -511,17 +607,20 @@ func (c *lockFreeCore[T]) get() (item T, prio int, shutdown bool) {
 			spins = 0
 			c.g.Park(func() bool {
 				w := c.counts.Load()
-				return c.visible() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
+				return c.takeable() || (w&shutBit != 0 && (queuedOf(w) == 0 || !c.s.drain))
 			})
 		}
 	}
 }
 
-// visible reports whether some level's ring holds an entry (perhaps a stale
-// one, which the next pop drops).
-func (c *lockFreeCore[T]) visible() bool {
+// takeable reports whether some level's ring holds an entry (perhaps a
+// stale one, which the next pop drops) and no push is filling a slot of it,
+// so that its first entry can be popped. A Get parks while every entry is
+// behind a slot being filled; the push that fills the last such slot wakes
+// Gets for the level's entries.
+func (c *lockFreeCore[T]) takeable() bool {
 	for _, l := range *c.levels.Load() {
-		if !l.q.Empty() {
+		if !l.q.Empty() && l.pushing.Load() == 0 {
 			return true
 		}
 	}

@@ -52,9 +52,10 @@ const noTop = math.MinInt64
 // scan, written under the part's lock.
 type shardOf[T comparable] struct {
 	part[T]
-	top   atomic.Int64 // priority of the item the shard's pop would hand out, or noTop
-	ready atomic.Int64 // e.ready
-	busy  atomic.Bool  // !e.idle()
+	top   atomic.Int64  // priority of the item the shard's pop would hand out, or noTop
+	rises atomic.Uint64 // times top rose, counted after the rise is stored (see tryPop)
+	ready atomic.Int64  // e.ready
+	busy  atomic.Bool   // !e.idle()
 }
 
 // paddedShard keeps neighbouring shards' locks and words on separate lines.
@@ -105,8 +106,11 @@ func (sh *shardOf[T]) publish() {
 	if p, ok := sh.e.topPriority(); ok {
 		top = int64(p)
 	}
-	if sh.top.Load() != top {
+	if old := sh.top.Load(); old != top {
 		sh.top.Store(top)
+		if top > old {
+			sh.rises.Add(1)
+		}
 	}
 	if r := int64(sh.e.ready); sh.ready.Load() != r {
 		sh.ready.Store(r)
@@ -147,14 +151,28 @@ func (c *shardedCore[T]) addAll(o AddOpts, items []T) {
 }
 
 // tryPop scans the shards' published priorities from a random shard and
-// pops from the one with the highest; it retries when it lost a race for it.
+// pops from the one with the highest; it retries when it lost a race for it
+// or when the scan may have missed a rise.
+//
+// The scan reads the shards one after another, not at one instant: a shard
+// read early may rise before a shard read late receives the item the scan
+// then picks (a raise that returned, then an add of a lower item), and no
+// instant of the Get would have that item first. So the scan also sums each
+// shard's count of rises, read before its top, and the pop goes ahead only
+// if, with the chosen shard locked, the sum is unchanged and that shard
+// still offers the priority chosen: then no shard rose between its two
+// reads, and at the moment of the second sum every shard's top was at most
+// the chosen one (a rise still being published belongs to an add that has
+// not returned and is ordered after this Get).
 func (c *shardedCore[T]) tryPop() (item T, prio int, ok bool) {
 	for {
-		best, at := int64(noTop), -1
+		best, at, rises := int64(noTop), -1, uint64(0)
 		start := rand.Uint32()
 		for k := range uint32(len(c.shards)) {
 			i := (start + k) & c.mask
-			if t := c.shards[i].top.Load(); t > best {
+			sh := &c.shards[i]
+			rises += sh.rises.Load()
+			if t := sh.top.Load(); t > best {
 				best, at = t, int(i)
 			}
 		}
@@ -163,13 +181,24 @@ func (c *shardedCore[T]) tryPop() (item T, prio int, ok bool) {
 		}
 		sh := &c.shards[at].shardOf
 		sh.mu.Lock()
-		item, prio, ok = sh.e.pop()
-		sh.publish()
+		if sh.top.Load() == best && c.rises() == rises {
+			item, prio, ok = sh.e.pop()
+			sh.publish()
+		}
 		sh.mu.Unlock()
 		if ok {
 			return item, prio, true
 		}
 	}
+}
+
+// rises sums the shards' counts of rises.
+func (c *shardedCore[T]) rises() uint64 {
+	n := uint64(0)
+	for i := range c.shards {
+		n += c.shards[i].rises.Load()
+	}
+	return n
 }
 
 func (c *shardedCore[T]) anyEligible() bool {

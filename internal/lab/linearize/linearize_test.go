@@ -38,10 +38,11 @@ func config() linearize.Config {
 // to their owners and not yet fixed: a history they fail is printed with
 // the reason instead of failing the run. Anything else that fails does.
 var knownViolations = map[string]string{
-	"priorityq/lockfree": "addNow publishes a new record's word (queued, priority) before pushing it to its level's ring, " +
-		"and a priority raise CASes the word before pushing the new generation; an Add of the same item in that window " +
-		"sees it queued and returns, yet no Get can take it until the first Add's push, so a lower priority item goes out " +
-		"or Get blocks though the Add returned",
+	"priorityq/lockfree": "after the fixes of the publish-before-push windows (an Add seeing its item queued but not yet " +
+		"pushed, a raise hiding the item between its CAS and its push, a ring blocked by a push filling its first slot), " +
+		"still about one history in 1,200-2,800 (seeds 7 and 11, GOMAXPROCS 2 and 8): not yet analysed; a candidate is " +
+		"Get's scan reading a higher level empty before adds at it and at a lower level both return, which Sharded now " +
+		"validates under the chosen shard's lock and LockFree has no lock to validate under",
 	"workqueue/ring": "an Add between a Get's pop of the item and that Get's store of processing finds the entry " +
 		"still queued and returns as a duplicate, so the Add is lost: Add(0) [18,19] after Get()->0 had taken 0 " +
 		"(the Get spanning [2,27]), then Done(0) released 0 and it never came out again (seed 41, GOMAXPROCS=8, " +
@@ -49,10 +50,6 @@ var knownViolations = map[string]string{
 		"ring for an Add between reservation and push and behind it for a Get between pop and count: Len() -> 1 at 47 " +
 		"counted the reservation of Add(0) [27,55], then Get handed out 2, re-queued at 49, before 0 (seed 12, " +
 		"GOMAXPROCS=2). The publish-before-push window and a dirty mark after ShutDown are fixed",
-	"priorityq/sharded": "a Get handed out a priority-0 item added after a priority raise of another item had " +
-		"returned (Add(2, priority 2) returned at 18, Add(3, priority 0) began at 22, the Get spanning [19,36] returned 3 " +
-		"while 2 waited at priority 2 until [45,55]): the raise reached the cross-shard choice late; once in about " +
-		"1,800 histories at GOMAXPROCS=8",
 }
 
 // TestLinearize checks every implementation of every family, upstream's

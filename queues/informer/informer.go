@@ -20,11 +20,16 @@ import (
 	"github.com/queuelab/queuelab/stores"
 )
 
-// DefaultStore is the store an Options with no Store gets: the lab's
-// single-RWMutex store, which keeps every guarantee client-go's
-// threadSafeMap keeps (snapshot scans, atomic transactions) in half the
-// memory. Read-heavy controllers may prefer "lockfree" (see stores.Impls).
-const DefaultStore = "mutex"
+// DefaultStore is the store an Options with no Store gets: the snapshot
+// store, which keeps every guarantee client-go's threadSafeMap keeps
+// (snapshot scans, atomic transactions, ordered updates) while no list or
+// index scan ever holds up the informer's writer: under ten listers of a
+// 40,000-pod namespace the informer writes 271x as many objects per second
+// as client-go's at GOMAXPROCS 2 (results/raw/20261127-de98b5d-h200-scaling.txt).
+// It costs allocations on every write and about 170 bytes per object beside
+// the objects, against 77 for "mutex", which memory-bound informers may
+// prefer (see stores.Impls).
+const DefaultStore = "snapshot"
 
 // minimumResyncPeriod is the shortest handler resync period, as in
 // client-go: a shorter request is raised to it.

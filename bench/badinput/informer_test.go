@@ -68,26 +68,28 @@ func errorSaying(err error, want string) string {
 	return "error saying " + want
 }
 
+// refusedAddIndexers is a row in which AddIndexers(add) must fail with an
+// error saying want and leave the informer's indexers as they were; with
+// stop, the informer has stopped first.
+func refusedAddIndexers(name, want string, stop bool, add cache.Indexers) badCase[informerEntry] {
+	return badCase[informerEntry]{
+		name:     name,
+		upstream: "error saying " + want + "; indexers [app]",
+		probe: func(t *testing.T, e informerEntry) string {
+			inf := newInformer(e.New)
+			if stop {
+				stopped(inf)
+			}
+			return errorSaying(inf.AddIndexers(add), want) + "; indexers " + indexers(inf)
+		},
+	}
+}
+
 var informerCases = []badCase[informerEntry]{
-	{
-		name:     "conflicting AddIndexers",
-		upstream: "error saying indexer conflict; indexers [app]",
-		probe: func(t *testing.T, e informerEntry) string {
-			inf := newInformer(e.New)
-			err := inf.AddIndexers(cache.Indexers{"app": appIndex, "other": appIndex})
-			return errorSaying(err, "indexer conflict") + "; indexers " + indexers(inf)
-		},
-	},
-	{
-		name:     "AddIndexers after the informer stopped",
-		upstream: "error saying stopped already; indexers [app]",
-		probe: func(t *testing.T, e informerEntry) string {
-			inf := newInformer(e.New)
-			stopped(inf)
-			err := inf.AddIndexers(cache.Indexers{"other": appIndex})
-			return errorSaying(err, "stopped already") + "; indexers " + indexers(inf)
-		},
-	},
+	refusedAddIndexers("conflicting AddIndexers", "indexer conflict", false,
+		cache.Indexers{"app": appIndex, "other": appIndex}),
+	refusedAddIndexers("AddIndexers after the informer stopped", "stopped already", true,
+		cache.Indexers{"other": appIndex}),
 	{
 		name:     "AddEventHandler after the informer stopped",
 		upstream: "error saying stopped already",

@@ -40,9 +40,8 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 			defer shutDownOnce(q)
 			q.Done("unknown")
 			q.Forget("unknown")
-			q.Add("a")
-			if item, _ := q.Get(); item != "a" {
-				return "Get then hands out " + item
+			if got, ok := worksOn(q, "a"); !ok {
+				return "Get then hands out " + got
 			}
 			return fmt.Sprintf("ignored (NumRequeues %d, the queue works on)", q.NumRequeues("unknown"))
 		},
@@ -112,9 +111,8 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 			defer shutDownOnce(q)
 			q.AddAfter("huge", math.MaxInt64)
 			n := q.Len()
-			q.Add("now")
-			if item, _ := q.Get(); item != "now" {
-				return "ready at once: Get hands out " + item
+			if got, ok := worksOn(q, "now"); !ok {
+				return "ready at once: Get hands out " + got
 			}
 			return fmt.Sprintf("waits (Len %d; an item added later is handed out)", n)
 		},

@@ -200,6 +200,17 @@ func queueCase(p queueProbe, upstream, variants string) badCase[queueImpl] {
 		probe: func(t *testing.T, qi queueImpl) string { return p.probe(qi.new) }}
 }
 
+// keyErrorCases are the three rows every FIFO-like family answers alike: a
+// nil object, one without metadata and a failing key function all meet the
+// same key error, so the family states what follows once, in upstream.
+func keyErrorCases(upstream string) []badCase[queueImpl] {
+	return []badCase[queueImpl]{
+		queueCase(probeNil, upstream, ""),
+		queueCase(probeNoMeta, upstream, ""),
+		queueCase(probeKeyErr, upstream, ""),
+	}
+}
+
 // withNote gives c a note.
 func withNote[E any](c badCase[E], note string) badCase[E] {
 	c.note = note
@@ -266,14 +277,11 @@ const (
 	noLayoutOptions = "no such options (one mutex, no shards or rings)"
 )
 
-var fifoCases = []badCase[queueImpl]{
-	queueCase(probeNil, keyErrors, ""),
-	queueCase(probeNoMeta, keyErrors, ""),
-	queueCase(probeKeyErr, keyErrors, ""),
+var fifoCases = append(keyErrorCases(keyErrors),
 	queueCase(probeReplace, replaceAtomic, ""),
 	queueCase(probeAfterShut, afterCloseFIFO, ""),
 	queueOptionsCase("Shards", noLayoutOptions),
-}
+)
 
 func fifoFamily() family {
 	return describe("FIFO (queues/fifo; client-go cache.FIFO)", fifoCases, fifoImpls())
@@ -308,15 +316,12 @@ const (
 	deltaReplace     = "Replace: KeyError; the queue then holds [Added(a)]"
 )
 
-var deltaFIFOCases = []badCase[queueImpl]{
-	queueCase(probeNil, deltaKeyErrors, ""),
-	queueCase(probeNoMeta, deltaKeyErrors, ""),
-	queueCase(probeKeyErr, deltaKeyErrors, ""),
+var deltaFIFOCases = append(keyErrorCases(deltaKeyErrors),
 	withNote(queueCase(probeReplace, deltaReplaceHalf, deltaReplace),
 		"client-go queues the objects before the bad one (half-applied); the variants key the whole list first and apply nothing"),
 	queueCase(probeAfterShut, deltaAfterClose, ""),
 	queueOptionsCase("Shards", noLayoutOptions),
-}
+)
 
 func deltaFIFOFamily() family {
 	return describe("DeltaFIFO (queues/deltafifo; client-go cache.DeltaFIFO)", deltaFIFOCases, deltaFIFOImpls())
@@ -357,24 +362,18 @@ func inorderImpls(perObject bool) []impl[queueImpl] {
 
 const inorderAfterClose = deltaAfterClose
 
-var inorderCases = []badCase[queueImpl]{
-	queueCase(probeNil, deltaKeyErrors, ""),
-	queueCase(probeNoMeta, deltaKeyErrors, ""),
-	queueCase(probeKeyErr, deltaKeyErrors, ""),
+var inorderCases = append(keyErrorCases(deltaKeyErrors),
 	withNote(queueCase(probeReplace, "Replace: accepted; the queue then holds [Added(a) ReplacedAll(b,bad,c)]", ""),
 		"the one ReplacedAll event carries the list unkeyed; the informer's consumer meets the key error when it applies the event"),
 	queueCase(probeAfterShut, inorderAfterClose, ""),
 	queueOptionsCase("BatchSize", "no such option (client-go's batch size is fixed)"),
-}
+)
 
-var inorderPerObjectCases = []badCase[queueImpl]{
-	queueCase(probeNil, deltaKeyErrors, ""),
-	queueCase(probeNoMeta, deltaKeyErrors, ""),
-	queueCase(probeKeyErr, deltaKeyErrors, ""),
+var inorderPerObjectCases = append(keyErrorCases(deltaKeyErrors),
 	withNote(queueCase(probeReplace, deltaReplace, ""), "nothing applied"),
 	queueCase(probeAfterShut, inorderAfterClose, ""),
 	queueOptionsCase("BatchSize", "no such option (client-go's batch size is fixed)"),
-}
+)
 
 func inorderFamily() family {
 	return describe("In-order FIFO, atomic mode (queues/inorder; client-go RealFIFO as informers build it)", inorderCases, inorderImpls(false))

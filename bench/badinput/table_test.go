@@ -36,6 +36,21 @@ type badCase[E any] struct {
 	probe func(t *testing.T, e E) string
 }
 
+// addGetter is the part of every work queue that worksOn calls.
+type addGetter interface {
+	Add(item string)
+	Get() (item string, shutdown bool)
+}
+
+// worksOn adds item to q and takes the next one: a queue a bad call left
+// working hands item straight back. Otherwise it returns false and what Get
+// handed out instead, for the probe to describe.
+func worksOn(q addGetter, item string) (got string, ok bool) {
+	q.Add(item)
+	got, _ = q.Get()
+	return got, got == item
+}
+
 // impl is one implementation a family's table runs on.
 type impl[E any] struct {
 	name     string

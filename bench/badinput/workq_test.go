@@ -101,9 +101,8 @@ var workqCases = []badCase[workq.Entry[string]]{
 			defer q.ShutDown()
 			q.Done("unknown")
 			n := q.Len()
-			q.Add("a")
-			if item, _ := q.Get(); item != "a" {
-				return "Get then hands out " + item
+			if got, ok := worksOn(q, "a"); !ok {
+				return "Get then hands out " + got
 			}
 			return fmt.Sprintf("ignored (Len %d, the queue works on)", n)
 		},
@@ -185,6 +184,15 @@ func newDelaying(nl newLayer) delayingQueue {
 	return registry.Must(nl(workqueue.DefaultTypedControllerRateLimiter[string]()))
 }
 
+// onDelaying is a probe of a fresh delaying queue, shut down after it.
+func onDelaying(probe func(q delayingQueue) string) func(*testing.T, newLayer) string {
+	return func(t *testing.T, nl newLayer) string {
+		q := newDelaying(nl)
+		defer q.ShutDown()
+		return probe(q)
+	}
+}
+
 // waitLen waits until q holds n ready items; a delayed item reaches the
 // queue from the layer's goroutine after the fake clock steps.
 func waitLen(q delayingQueue, n int) bool {
@@ -201,23 +209,19 @@ var delayingCases = []badCase[newLayer]{
 	{
 		name:     "negative or zero delay (AddAfter)",
 		upstream: "a plain Add: ready at once",
-		probe: func(t *testing.T, nl newLayer) string {
-			q := newDelaying(nl)
-			defer q.ShutDown()
+		probe: onDelaying(func(q delayingQueue) string {
 			q.AddAfter("neg", -time.Hour)
 			q.AddAfter("zero", 0)
 			if n := q.Len(); n != 2 {
 				return fmt.Sprintf("Len %d after the adds", n)
 			}
 			return "a plain Add: ready at once"
-		},
+		}),
 	},
 	{
 		name:     "huge delay (AddAfter math.MaxInt64)",
 		upstream: "waits (not ready an hour later; a later short delay overtakes it)",
-		probe: func(t *testing.T, nl newLayer) string {
-			q := newDelaying(nl)
-			defer q.ShutDown()
+		probe: onDelaying(func(q delayingQueue) string {
 			q.AddAfter("huge", math.MaxInt64)
 			q.AddAfter("soon", time.Second)
 			// An hour is enough: a deadline that overflowed would lie in
@@ -231,7 +235,7 @@ var delayingCases = []badCase[newLayer]{
 				return "ready at once: Get hands out " + item + " first"
 			}
 			return "waits (not ready an hour later; a later short delay overtakes it)"
-		},
+		}),
 	},
 	{
 		name:     "AddAfter and AddRateLimited after ShutDown",
@@ -279,12 +283,10 @@ var rateLimitingCases = []badCase[newLayer]{
 	{
 		name:     "Forget and NumRequeues of an unknown item",
 		upstream: "ignored (NumRequeues 0)",
-		probe: func(t *testing.T, nl newLayer) string {
-			q := newDelaying(nl)
-			defer q.ShutDown()
+		probe: onDelaying(func(q delayingQueue) string {
 			q.Forget("unknown")
 			return fmt.Sprintf("ignored (NumRequeues %d)", q.NumRequeues("unknown"))
-		},
+		}),
 	},
 	{
 		name:     "Forget after ShutDown",

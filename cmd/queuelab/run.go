@@ -145,19 +145,26 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 // parseCounts parses "a=1,c=2": names at most once each, counts >= 0
 // checked by the scenario's validation; names left out are 0.
 func parseCounts(v string, names ...string) ([]int, error) {
-	out := make([]int, len(names))
+	return parseNamed(v, names, "<count>,... each at most once", "not an integer", strconv.Atoi)
+}
+
+// parseNamed parses "name=value,..." into one value per name, in names'
+// order: a name or a repeat not in names fails with "want <names>=want",
+// a value parse rejects with "<name>: notA"; names left out stay zero.
+func parseNamed[T any](v string, names []string, want, notA string, parse func(string) (T, error)) ([]T, error) {
+	out := make([]T, len(names))
 	seen := map[string]bool{}
 	for _, part := range strings.Split(v, ",") {
 		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		i := slices.Index(names, k)
 		if !ok || i < 0 || seen[k] {
-			return nil, fmt.Errorf("want %s=<count>,... each at most once, got %q", strings.Join(names, "|"), part)
+			return nil, fmt.Errorf("want %s=%s, got %q", strings.Join(names, "|"), want, part)
 		}
-		n, err := strconv.Atoi(val)
+		x, err := parse(val)
 		if err != nil {
-			return nil, fmt.Errorf("%s: not an integer", k)
+			return nil, fmt.Errorf("%s: %s", k, notA)
 		}
-		seen[k], out[i] = true, n
+		seen[k], out[i] = true, x
 	}
 	return out, nil
 }
@@ -180,21 +187,8 @@ func overrideFlag[T any](fs *flag.FlagSet, set func(func(*scenario.Scenario)), n
 // parseRatios parses "a=0.1,b=0.9": every name once, values summing to 1
 // is checked by the scenario's validation.
 func parseRatios(v string, names ...string) ([]float64, error) {
-	out := make([]float64, len(names))
-	seen := map[string]bool{}
-	for _, part := range strings.Split(v, ",") {
-		k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		i := slices.Index(names, k)
-		if !ok || i < 0 || seen[k] {
-			return nil, fmt.Errorf("want %s=<ratio>,... each once, got %q", strings.Join(names, "|"), part)
-		}
-		x, err := strconv.ParseFloat(val, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: not a number", k)
-		}
-		seen[k], out[i] = true, x
-	}
-	return out, nil
+	return parseNamed(v, names, "<ratio>,... each once", "not a number",
+		func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
 }
 
 // registries are the families the run command resolves names in; tests

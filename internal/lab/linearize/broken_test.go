@@ -75,25 +75,38 @@ func brokenVariants() []broken {
 				return &handsTwice{TypedInterface: workqueue.NewTyped[int]()}
 			})
 		}},
-		inOrder("drops-event", func() linearize.InOrderQueue { return &dropsEvent{RealFIFO: realFIFO()} }),
+		inOrder("drops-event", func() linearize.InOrderQueue {
+			q := realFIFO()
+			return &dropsEvent{RealFIFO: q, update: dropsWrite(q.Update)}
+		}),
 		inOrder("reorders", func() linearize.InOrderQueue { return &reorders{RealFIFO: realFIFO()} }),
-		fifoQ("drops-add", func() linearize.FIFO { return &dropsAdd{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),
+		fifoQ("drops-add", func() linearize.FIFO {
+			q := cache.NewFIFO(linearize.FIFOKeyFunc)
+			return &dropsAdd{FIFO: q, add: dropsWrite(q.Add)}
+		}),
 		fifoQ("pops-twice", func() linearize.FIFO { return &popsTwice{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),
+	}
+}
+
+// dropsWrite wraps a queue's write so that every seventh call is lost yet
+// reports success: the write a broken queue forgets.
+func dropsWrite(write func(obj any) error) func(obj any) error {
+	var calls atomic.Int64
+	return func(obj any) error {
+		if calls.Add(1)%7 == 0 {
+			return nil
+		}
+		return write(obj)
 	}
 }
 
 // dropsAdd loses every seventh Add.
 type dropsAdd struct {
 	*cache.FIFO
-	n atomic.Int64
+	add func(obj any) error // dropsWrite of the FIFO's Add
 }
 
-func (q *dropsAdd) Add(obj any) error {
-	if q.n.Add(1)%7 == 0 {
-		return nil
-	}
-	return q.FIFO.Add(obj)
-}
+func (q *dropsAdd) Add(obj any) error { return q.add(obj) }
 
 // popsTwice queues every fifth popped object again, so it is handed out
 // twice.
@@ -113,15 +126,10 @@ func (q *popsTwice) Pop(process cache.PopProcessFunc) (any, error) {
 // dropsEvent loses every seventh Update.
 type dropsEvent struct {
 	*cache.RealFIFO
-	n atomic.Int64
+	update func(obj any) error // dropsWrite of the RealFIFO's Update
 }
 
-func (q *dropsEvent) Update(obj any) error {
-	if q.n.Add(1)%7 == 0 {
-		return nil
-	}
-	return q.RealFIFO.Update(obj)
-}
+func (q *dropsEvent) Update(obj any) error { return q.update(obj) }
 
 // reorders holds every third Add back until the next write, which it
 // queues first.

@@ -65,11 +65,8 @@ type fifoState struct {
 // unspecified (a deleted key's stale place in the queue, a map's order),
 // which a deterministic model cannot follow.
 func FIFOModel(anyOrder bool) porcupine.Model {
-	return porcupine.Model{
-		Init:  func() any { return fifoState{} },
-		Equal: func(a, b any) bool { return a.(fifoState) == b.(fifoState) },
-		Step: func(st, in, out any) (bool, any) {
-			s, i, o := st.(fifoState), in.(fifoIn), out.(fifoOut)
+	return sequential(
+		func(s fifoState, i fifoIn, o fifoOut) (bool, fifoState) {
 			switch i.op {
 			case fifoWrite:
 				if s.vers[i.key] == 0 {
@@ -103,8 +100,7 @@ func FIFOModel(anyOrder bool) porcupine.Model {
 			}
 			return false, s
 		},
-		DescribeOperation: func(in, out any) string {
-			i, o := in.(fifoIn), out.(fifoOut)
+		func(i fifoIn, o fifoOut) string {
 			switch i.op {
 			case fifoWrite:
 				return fmt.Sprintf("Add/Update(k%d, v%d)", i.key, i.ver)
@@ -115,7 +111,7 @@ func FIFOModel(anyOrder bool) porcupine.Model {
 			}
 			return fmt.Sprintf("Pop() -> k%d v%d", o.key, o.ver)
 		},
-	}
+	)
 }
 
 type fifoSession struct {

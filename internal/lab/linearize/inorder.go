@@ -13,14 +13,11 @@ import (
 )
 
 // InOrderQueue is the part of client-go's RealFIFO the in-order histories
-// call: writers and one consumer, as in an informer.
+// call: writers and one consumer, as in an informer. RealFIFO and FIFO share
+// cache.Queue, so the calls are FIFO's; the name keeps the two kinds of
+// history apart.
 type InOrderQueue interface {
-	Add(obj any) error
-	Update(obj any) error
-	Delete(obj any) error
-	Replace(list []any, resourceVersion string) error
-	Pop(process cache.PopProcessFunc) (any, error)
-	Close()
+	FIFO
 }
 
 type ioOp uint8

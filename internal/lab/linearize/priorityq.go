@@ -101,11 +101,8 @@ func (s pqState) remove(j int) pqState {
 // PriorityQueueModel is controller-runtime's priority queue, ready items
 // only, as a sequential model with the given order within a priority.
 func PriorityQueueModel(order PriorityOrder) porcupine.Model {
-	return porcupine.Model{
-		Init:  func() any { return pqState{} },
-		Equal: func(a, b any) bool { return a.(pqState) == b.(pqState) },
-		Step: func(st, in, out any) (bool, any) {
-			s, i, o := st.(pqState), in.(pqIn), out.(pqOut)
+	return sequential(
+		func(s pqState, i pqIn, o pqOut) (bool, pqState) {
 			switch i.op {
 			case pqAdd:
 				j := s.find(i.item)
@@ -150,8 +147,7 @@ func PriorityQueueModel(order PriorityOrder) porcupine.Model {
 			}
 			return false, s
 		},
-		DescribeOperation: func(in, out any) string {
-			i, o := in.(pqIn), out.(pqOut)
+		func(i pqIn, o pqOut) string {
 			switch i.op {
 			case pqAdd:
 				return fmt.Sprintf("Add(%d, priority %d)", i.item, i.prio)
@@ -160,7 +156,7 @@ func PriorityQueueModel(order PriorityOrder) porcupine.Model {
 			}
 			return fmt.Sprintf("Done(%d)", i.item)
 		},
-	}
+	)
 }
 
 type priorityQueueSession struct {

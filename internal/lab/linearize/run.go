@@ -16,6 +16,21 @@ import (
 	"github.com/anishathalye/porcupine"
 )
 
+// sequential is a porcupine model over a comparable state S whose zero
+// value is the empty structure, given its rules as typed functions: the
+// frame every model here shares (zero state, ==, the type assertions), so
+// each file states only how its structure behaves.
+func sequential[S comparable, I, O any](step func(s S, i I, o O) (bool, S), describe func(i I, o O) string) porcupine.Model {
+	return porcupine.Model{
+		Init:  func() any { var zero S; return zero },
+		Equal: func(a, b any) bool { return a.(S) == b.(S) },
+		Step: func(st, in, out any) (bool, any) {
+			return step(st.(S), in.(I), out.(O))
+		},
+		DescribeOperation: func(in, out any) string { return describe(in.(I), out.(O)) },
+	}
+}
+
 // Config seeds and sizes a run. A history is one structure driven by
 // Workers goroutines doing OpsPerWorker random operations each; a run
 // records Histories of them at every GOMAXPROCS in Procs. Short histories

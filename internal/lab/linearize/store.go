@@ -94,11 +94,8 @@ func (s storeState) colored(c int) storeState {
 // StoreModel is client-go's threadSafeMap as a sequential model: every
 // scan is the content at one instant, Replace swaps it at one instant.
 func StoreModel() porcupine.Model {
-	return porcupine.Model{
-		Init:  func() any { return storeState{} },
-		Equal: func(a, b any) bool { return a.(storeState) == b.(storeState) },
-		Step: func(st, in, out any) (bool, any) {
-			s, i, o := st.(storeState), in.(storeIn), out.(storeOut)
+	return sequential(
+		func(s storeState, i storeIn, o storeOut) (bool, storeState) {
 			if o.bad {
 				return false, s
 			}
@@ -117,8 +114,8 @@ func StoreModel() porcupine.Model {
 			}
 			return false, s
 		},
-		DescribeOperation: describeStoreOp,
-	}
+		describeStoreOp,
+	)
 }
 
 // StoreViews says which reads of a key the weaker store model orders with
@@ -151,46 +148,8 @@ func StorePerKeyModel(views StoreViews) porcupine.Model {
 	if views == SplitViews {
 		nviews = 2 + storeColors // Get, List, and each index value's ByIndex
 	}
-	return porcupine.Model{
-		Partition: func(h []porcupine.Operation) [][]porcupine.Operation {
-			parts := make([][]porcupine.Operation, storeKeys*nviews)
-			put := func(op porcupine.Operation, k, view int, in storeIn, out storeOut) {
-				op.Input, op.Output = in, out
-				if view < 0 { // a write: every view of the key sees it
-					for v := range nviews {
-						parts[k*nviews+v] = append(parts[k*nviews+v], op)
-					}
-					return
-				}
-				parts[k*nviews+view%nviews] = append(parts[k*nviews+view%nviews], op)
-			}
-			for _, op := range h {
-				i, o := op.Input.(storeIn), op.Output.(storeOut)
-				for k := range storeKeys {
-					switch i.op {
-					case stWrite:
-						if k == i.key {
-							put(op, k, -1, i, o)
-						}
-					case stReplace:
-						put(op, k, -1, storeIn{op: stWrite, key: k, ver: i.all[k]}, o)
-					case stGet:
-						if k == i.key {
-							put(op, k, 0, storeIn{op: stKeyRead, key: k}, o)
-						}
-					case stList:
-						put(op, k, 1, storeIn{op: stKeyRead, key: k}, o)
-					case stByIndex:
-						put(op, k, 2+i.color, storeIn{op: stKeyIndexed, key: k, color: i.color}, o)
-					}
-				}
-			}
-			return parts
-		},
-		Init:  func() any { return int32(0) },
-		Equal: func(a, b any) bool { return a.(int32) == b.(int32) },
-		Step: func(st, in, out any) (bool, any) {
-			s, i, o := st.(int32), in.(storeIn), out.(storeOut)
+	m := sequential(
+		func(s int32, i storeIn, o storeOut) (bool, int32) {
 			if o.bad {
 				return false, s
 			}
@@ -207,12 +166,47 @@ func StorePerKeyModel(views StoreViews) porcupine.Model {
 			}
 			return false, s
 		},
-		DescribeOperation: describeStoreOp,
+		describeStoreOp,
+	)
+	m.Partition = func(h []porcupine.Operation) [][]porcupine.Operation {
+		parts := make([][]porcupine.Operation, storeKeys*nviews)
+		put := func(op porcupine.Operation, k, view int, in storeIn, out storeOut) {
+			op.Input, op.Output = in, out
+			if view < 0 { // a write: every view of the key sees it
+				for v := range nviews {
+					parts[k*nviews+v] = append(parts[k*nviews+v], op)
+				}
+				return
+			}
+			parts[k*nviews+view%nviews] = append(parts[k*nviews+view%nviews], op)
+		}
+		for _, op := range h {
+			i, o := op.Input.(storeIn), op.Output.(storeOut)
+			for k := range storeKeys {
+				switch i.op {
+				case stWrite:
+					if k == i.key {
+						put(op, k, -1, i, o)
+					}
+				case stReplace:
+					put(op, k, -1, storeIn{op: stWrite, key: k, ver: i.all[k]}, o)
+				case stGet:
+					if k == i.key {
+						put(op, k, 0, storeIn{op: stKeyRead, key: k}, o)
+					}
+				case stList:
+					put(op, k, 1, storeIn{op: stKeyRead, key: k}, o)
+				case stByIndex:
+					put(op, k, 2+i.color, storeIn{op: stKeyIndexed, key: k, color: i.color}, o)
+				}
+			}
+		}
+		return parts
 	}
+	return m
 }
 
-func describeStoreOp(in, out any) string {
-	i, o := in.(storeIn), out.(storeOut)
+func describeStoreOp(i storeIn, o storeOut) string {
 	switch i.op {
 	case stWrite:
 		if i.ver == 0 {

@@ -62,11 +62,8 @@ type wqState struct {
 // anyOrder, Get may hand out any queued item instead of the oldest: the
 // weaker model for a variant declaring per-shard order.
 func WorkQueueModel(anyOrder bool) porcupine.Model {
-	return porcupine.Model{
-		Init:  func() any { return wqState{} },
-		Equal: func(a, b any) bool { return a.(wqState) == b.(wqState) },
-		Step: func(st, in, out any) (bool, any) {
-			s, i, o := st.(wqState), in.(wqIn), out.(wqOut)
+	return sequential(
+		func(s wqState, i wqIn, o wqOut) (bool, wqState) {
 			bit := uint64(1) << i.item
 			switch i.op {
 			case wqAdd:
@@ -105,8 +102,7 @@ func WorkQueueModel(anyOrder bool) porcupine.Model {
 			}
 			return false, s
 		},
-		DescribeOperation: func(in, out any) string {
-			i, o := in.(wqIn), out.(wqOut)
+		func(i wqIn, o wqOut) string {
 			switch i.op {
 			case wqAdd:
 				return fmt.Sprintf("Add(%d)", i.item)
@@ -119,7 +115,7 @@ func WorkQueueModel(anyOrder bool) porcupine.Model {
 			}
 			return "ShutDown()"
 		},
-	}
+	)
 }
 
 // workQueueSession drives one work queue.

@@ -93,7 +93,7 @@ LINEARIZE_HISTORIES ?= 200
 .PHONY: linearize
 linearize: ## Linearizability of every family × implementation (upstream as control) and proof the checker catches broken variants (LINEARIZE_SEED, LINEARIZE_HISTORIES)
 	$(GO) test -count=1 -v -timeout 60m -run '^(TestLinearize|TestBrokenVariantsCaught)$$' ./internal/lab/linearize/ \
-	  -args -linearize.seed=$(LINEARIZE_SEED) -linearize.histories=$(LINEARIZE_HISTORIES)
+	  -args -linearize.seed=$(LINEARIZE_SEED) -linearize.histories=$(LINEARIZE_HISTORIES) -linearize.undecided-fails
 
 .PHONY: lint
 lint: ## gofmt and go vet

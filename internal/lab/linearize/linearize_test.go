@@ -19,6 +19,13 @@ import (
 var (
 	seed      = flag.Int64("linearize.seed", envInt("LINEARIZE_SEED", 1), "seed of operations and timings")
 	histories = flag.Int("linearize.histories", int(envInt("LINEARIZE_HISTORIES", defaultHistories)), "histories per implementation and GOMAXPROCS value")
+	// undecidedFails makes a history porcupine could not decide within
+	// Config.Timeout fail the run. make linearize sets it; make test does
+	// not, because under -race on a loaded 2-core machine the search for
+	// one in-order history has run past 10 s while the same history passes
+	// in a quiet run: an undecided history is no evidence of a violation,
+	// so the short run prints it and goes on.
+	undecidedFails = flag.Bool("linearize.undecided-fails", false, "fail the run on a history the checker could not decide in time")
 )
 
 func envInt(name string, def int64) int64 {
@@ -64,6 +71,10 @@ func TestLinearize(t *testing.T) {
 		for _, r := range family(c) {
 			fmt.Println(r)
 			if r.Verdict == porcupine.Ok || r.Info {
+				continue
+			}
+			if r.Verdict == porcupine.Unknown && !*undecidedFails {
+				fmt.Printf("  undecided within %v: not counted as a failure in this run (make linearize counts it)\n", c.Timeout)
 				continue
 			}
 			fmt.Print(r.DescribeFailure())

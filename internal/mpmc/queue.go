@@ -111,8 +111,36 @@ func (q *Queue[T]) Popped(pos uint64) bool {
 	// has been claimed, and no value of a later segment is claimed before
 	// it moves; so a position below this segment's base has been popped and
 	// one beyond its values has not.
+	return pos < q.popped()
+}
+
+// Len returns the number of values in the queue, exact at one instant
+// during the call: pushes counted by their claimed position, pops by
+// theirs, so a value being pushed or popped counts from or until its
+// claim, as Popped does.
+func (q *Queue[T]) Len() int {
+	for {
+		tail := q.pushed()
+		head := q.popped()
+		if q.pushed() == tail { // no push claimed in between: a snapshot
+			return int(tail - head)
+		}
+	}
+}
+
+// pushed returns how many positions producers have claimed: the count at
+// some instant during the call (a tail segment that is closed no longer
+// changes, and no value goes into the next one before the tail moves).
+func (q *Queue[T]) pushed() uint64 {
+	s := q.tail.Load()
+	return s.base + s.tail.Load()&^closed
+}
+
+// popped returns how many positions consumers have claimed, at some
+// instant during the call (see Popped).
+func (q *Queue[T]) popped() uint64 {
 	s := q.head.Load()
-	return pos < s.base+s.head.Load()
+	return s.base + s.head.Load()
 }
 
 // Empty reports whether the queue held no value at the moment it looked

@@ -208,9 +208,6 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 		// mark to it (with the metrics, which must see the hand-out
 		// first), unless it has just done so.
 		if e.state.CompareAndSwap(uint32(queued), uint32(poppedDirty)) {
-			if ringAddMarkedPopped != nil {
-				ringAddMarkedPopped()
-			}
 			return
 		}
 		st = e.state.Load()
@@ -229,9 +226,8 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 var ringAddReleased func()
 
 // ringGetPopped, nil outside tests, is called by a Get between its pop of
-// an entry and its mark of it as processing; ringAddMarkedPopped by an Add
-// that marked an entry in that window.
-var ringGetPopped, ringAddMarkedPopped func()
+// an entry and its mark of it as processing.
+var ringGetPopped func()
 
 // locate returns item's hash and its stripe: the stripe from the hash's top
 // bits, the stripe's index probing from its low ones.
@@ -289,13 +285,12 @@ func (q *Ring[T]) unreserve() { q.wakeIfShutAndEmpty(q.counts.Add(rejectDelta)) 
 // caller wakes a Get.
 func (q *Ring[T]) enqueue(e *ringEntry[T]) { e.pos = q.ready.Push(e) }
 
-// Len returns the number of queued items, read from the counts word: it
-// also counts an item whose Add has reserved but not yet pushed it, and one
-// whose Get has popped but not yet counted it. So unlike client-go's it is
-// not exact while Adds and Gets are in flight (a Get may hand out an item
-// queued after one Len counted); it never misses an item whose Add returned
-// and that no Get has begun to take.
-func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
+// Len returns the number of queued items: the ready queue's length, exact
+// at one instant, like client-go's. (The counts word runs ahead of the
+// queue for an Add between its reservation and its push, and behind it for
+// a Get between its pop and its count, so it serves Get's and drain's waits
+// but not Len.)
+func (q *Ring[T]) Len() int { return q.ready.Len() }
 
 // getSpins is how many times Get looks again, without parking, while the
 // counts show an item queued that the ring does not yet hand out: another
@@ -323,10 +318,10 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 				continue
 			}
 		}
-		// Only Get moves an entry off queued (or poppedDirty), and Done
-		// (which may reuse it) comes after Get returns: read the item
-		// first all the same. The metrics see the hand-out before an Add
-		// can see the item processing and mark it again.
+		// Only this Get moves the popped entry on (an Add may first mark
+		// it poppedDirty), and Done (which may reuse it) comes after Get
+		// returns: read the item first all the same. The metrics see the
+		// hand-out before they see an Add mark it again.
 		item = e.item
 		q.metrics.handedOut(item)
 		if ringGetPopped != nil {

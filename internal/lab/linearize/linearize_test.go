@@ -42,13 +42,6 @@ var knownViolations = map[string]string{
 		"and a priority raise CASes the word before pushing the new generation; an Add of the same item in that window " +
 		"sees it queued and returns, yet no Get can take it until the first Add's push, so a lower priority item goes out " +
 		"or Get blocks though the Add returned",
-	"workqueue/ring": "an Add between a Get's pop of the item and that Get's store of processing finds the entry " +
-		"still queued and returns as a duplicate, so the Add is lost: Add(0) [18,19] after Get()->0 had taken 0 " +
-		"(the Get spanning [2,27]), then Done(0) released 0 and it never came out again (seed 41, GOMAXPROCS=8, " +
-		"history 1212 of 2000, found with Len's result ignored). Len also reads a count that runs ahead of the ready " +
-		"ring for an Add between reservation and push and behind it for a Get between pop and count: Len() -> 1 at 47 " +
-		"counted the reservation of Add(0) [27,55], then Get handed out 2, re-queued at 49, before 0 (seed 12, " +
-		"GOMAXPROCS=2). The publish-before-push window and a dirty mark after ShutDown are fixed",
 	"priorityq/sharded": "a Get handed out a priority-0 item added after a priority raise of another item had " +
 		"returned (Add(2, priority 2) returned at 18, Add(3, priority 0) began at 22, the Get spanning [19,36] returned 3 " +
 		"while 2 waited at priority 2 until [45,55]): the raise reached the cross-shard choice late; once in about " +

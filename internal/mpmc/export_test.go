@@ -13,7 +13,10 @@ func New[T any](capacity int) *ring[T] {
 }
 
 // TryPush appends v and reports true, or reports false if the ring is full.
-func (r *ring[T]) TryPush(v T) bool { return r.push(v, false) }
+func (r *ring[T]) TryPush(v T) bool {
+	_, ok := r.push(v, false)
+	return ok
+}
 
 // TryPop removes and returns the oldest value, or reports false if the ring
 // is empty.

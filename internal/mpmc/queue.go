@@ -33,6 +33,10 @@ type Queue[T any] struct {
 type segment[T any] struct {
 	ring[T]
 	next atomic.Pointer[segment[T]]
+	// base is the queue-wide position of the segment's first value: the
+	// previous segment's base plus the values pushed into it before it
+	// closed. Set before the segment is linked, never changed.
+	base uint64
 }
 
 // NewQueue returns an empty queue whose segments hold at least segmentSize
@@ -54,18 +58,21 @@ func (q *Queue[T]) newSegment() *segment[T] {
 	return s
 }
 
-// Push appends v; it never fails and never blocks.
-func (q *Queue[T]) Push(v T) {
+// Push appends v; it never fails and never blocks. It returns v's
+// queue-wide position, which Popped takes: positions count the values
+// pushed before v.
+func (q *Queue[T]) Push(v T) uint64 {
 	for {
 		s := q.tail.Load()
-		if s.push(v, true) {
-			return
+		if pos, ok := s.push(v, true); ok {
+			return s.base + pos
 		}
 		// s is closed: move the tail on, linking a new segment if nobody
 		// has yet (the losers of that race drop theirs).
 		next := s.next.Load()
 		if next == nil {
 			fresh := q.newSegment()
+			fresh.base = s.base + s.tail.Load()&^closed // s is closed: final
 			if s.next.CompareAndSwap(nil, fresh) {
 				next = fresh
 			} else {
@@ -91,6 +98,49 @@ func (q *Queue[T]) TryPop() (v T, ok bool) {
 		}
 		q.head.CompareAndSwap(s, next)
 	}
+}
+
+// Popped reports whether the value Push placed at position pos has been
+// taken by a TryPop, or by one that has claimed it and not yet returned:
+// the claim (a compare-and-swap on the head position) is the instant a
+// value leaves the queue. A caller that must know whether a value is still
+// queued, and reads this after it read the value's own state, so learns on
+// which side of the pop it stands, with no window between the two.
+func (q *Queue[T]) Popped(pos uint64) bool {
+	// The head segment moves on only once every value of the one before it
+	// has been claimed, and no value of a later segment is claimed before
+	// it moves; so a position below this segment's base has been popped and
+	// one beyond its values has not.
+	return pos < q.popped()
+}
+
+// Len returns the number of values in the queue, exact at one instant
+// during the call: pushes counted by their claimed position, pops by
+// theirs, so a value being pushed or popped counts from or until its
+// claim, as Popped does.
+func (q *Queue[T]) Len() int {
+	for {
+		tail := q.pushed()
+		head := q.popped()
+		if q.pushed() == tail { // no push claimed in between: a snapshot
+			return int(tail - head)
+		}
+	}
+}
+
+// pushed returns how many positions producers have claimed: the count at
+// some instant during the call (a tail segment that is closed no longer
+// changes, and no value goes into the next one before the tail moves).
+func (q *Queue[T]) pushed() uint64 {
+	s := q.tail.Load()
+	return s.base + s.tail.Load()&^closed
+}
+
+// popped returns how many positions consumers have claimed, at some
+// instant during the call (see Popped).
+func (q *Queue[T]) popped() uint64 {
+	s := q.head.Load()
+	return s.base + s.head.Load()
 }
 
 // Empty reports whether the queue held no value at the moment it looked

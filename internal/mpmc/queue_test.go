@@ -125,3 +125,28 @@ func BenchmarkQueuePushPop(b *testing.B) {
 		q.TryPop()
 	}
 }
+
+// TestQueuePoppedAcrossSegments: Push returns positions counting the values
+// pushed before, across segments, Popped turns true for a position exactly
+// when TryPop has taken its value, and Len counts the values between.
+func TestQueuePoppedAcrossSegments(t *testing.T) {
+	q, err := mpmc.NewQueue[int](4)
+	require.NoError(t, err)
+	const n = 19 // five segments, the last one partly filled
+	for i := range n {
+		require.Equal(t, uint64(i), q.Push(i))
+	}
+	for i := range n {
+		require.Equal(t, n-i, q.Len())
+		for p := range n {
+			require.Equal(t, p < i, q.Popped(uint64(p)), "position %d after %d pops", p, i)
+		}
+		v, ok := q.TryPop()
+		require.True(t, ok)
+		require.Equal(t, i, v)
+	}
+	require.True(t, q.Popped(n-1))
+	require.False(t, q.Popped(n))
+	require.Zero(t, q.Len())
+	require.Equal(t, uint64(n), q.Push(n), "positions go on after the queue drained")
+}

@@ -74,13 +74,14 @@ func (r *ring[T]) Len() int {
 	}
 }
 
-// push appends v, or reports false if the ring is full or closed; with
-// closeIfFull, a push that finds the ring full closes it for good.
-func (r *ring[T]) push(v T, closeIfFull bool) bool {
+// push appends v at the position it returns, or reports false if the ring
+// is full or closed; with closeIfFull, a push that finds the ring full
+// closes it for good.
+func (r *ring[T]) push(v T, closeIfFull bool) (uint64, bool) {
 	pos := r.tail.Load()
 	for {
 		if pos&closed != 0 {
-			return false
+			return 0, false
 		}
 		s := &r.slots[pos&r.mask]
 		seq := s.seq.Load()
@@ -89,15 +90,15 @@ func (r *ring[T]) push(v T, closeIfFull bool) bool {
 			if r.tail.CompareAndSwap(pos, pos+1) {
 				s.val = v
 				s.seq.Store(pos + 1) // publish to the consumer of pos
-				return true
+				return pos, true
 			}
 			pos = r.tail.Load()
 		case diff < 0: // the slot still holds the value from one lap ago
 			if !closeIfFull {
-				return false
+				return 0, false
 			}
 			if r.tail.CompareAndSwap(pos, pos|closed) {
-				return false
+				return 0, false
 			}
 			pos = r.tail.Load() // it moved: look again
 		default:

@@ -41,11 +41,21 @@ const (
 
 func queuedOf(w uint64) uint64 { return (w & countMask) >> 32 }
 
+// poppedDirty is a Ring entry's state between a Get's pop and its mark
+// when an Add came in that window: the item has left the ready queue, so
+// the Add counts as one made while it is processing, and the Get marks it
+// processingDirty.
+const poppedDirty = processingDirty + 1
+
 // ringEntry is an item's state for the Ring queue. The ring carries entries,
 // not items, so Get changes the state without a map lookup.
 type ringEntry[T comparable] struct {
 	item  T
-	state atomic.Uint32 // queued, processing or processingDirty
+	state atomic.Uint32 // queued, poppedDirty, processing or processingDirty
+	// pos is the entry's position in the ready queue from its last push,
+	// so an Add that finds it queued can ask the queue whether a Get has
+	// already popped it. Written and read under the stripe's lock.
+	pos uint64
 }
 
 // ringStripe holds the entries of the items hashed to it. Add and Done
@@ -73,7 +83,11 @@ var _ = [1]struct{}{}[unsafe.Sizeof(paddedRingStripe[string]{})%cacheline.Size]
 // hashed over 4×GOMAXPROCS stripes): idle (no entry) → queued → processing
 // → processing+dirty → queued … → idle. Get takes no lock: it pops an entry
 // and marks it processing. Add and Done lock only their item's stripe, so
-// producers and workers on different items rarely meet on a lock.
+// producers and workers on different items rarely meet on a lock. The pop
+// is the instant the item is handed out: an Add that finds the entry still
+// queued asks the ready queue whether its position was popped, and if so
+// marks it (poppedDirty) for the Get to make processing+dirty, so no Add
+// made after the pop is lost.
 //
 // Backlog: a backlog beyond one ring's capacity (a relist's worth of keys)
 // goes into further rings linked behind it, still lock-free; Add neither
@@ -143,8 +157,7 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 // before the shutdown. It pushes the entry before it unlocks the stripe, so
 // an Add that finds the entry queued and returns leaves the item where Get
 // takes it: items keep the order of their first Add, as in client-go.
-// (Done re-queues outside the lock: an Add that sees that entry queued
-// while Done is still in flight may be ordered before the Done.)
+// Done re-queues under the lock the same way.
 func (q *Ring[T]) Add(item T) {
 	if q.counts.Load()&shutBit != 0 {
 		return
@@ -162,7 +175,7 @@ func (q *Ring[T]) Add(item T) {
 		// Push before unlocking: another Add of the item that sees the
 		// entry queued returns at once, and the item must then be where
 		// Get takes it, ahead of anything added after that Add returned.
-		q.ready.Push(e)
+		q.enqueue(e)
 		s.mu.Unlock()
 		if ringAddReleased != nil {
 			ringAddReleased()
@@ -173,19 +186,48 @@ func (q *Ring[T]) Add(item T) {
 	// The shutdown bit is read again under the lock: an Add that passed the
 	// check above before a ShutDown must not mark its item for re-queueing
 	// after it, or Done would hand out again an item client-go drops.
-	if e := s.entries.at(c); e.state.Load() == uint32(processing) && q.counts.Load()&shutBit == 0 {
+	if q.counts.Load()&shutBit == 0 {
+		q.markAgain(s.entries.at(c), item)
+	}
+	s.mu.Unlock()
+}
+
+// markAgain records an Add of item, whose entry e exists: an item waiting in
+// the ready queue is already pending, one handed out is marked for Done to
+// re-queue. Called with e's stripe locked.
+func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
+	st := e.state.Load()
+	if st == uint32(queued) {
+		// The state was read first, so if the queue has not popped e's
+		// position by now, e was queued and still in the queue at that
+		// instant: this Add is a duplicate.
+		if !q.ready.Popped(e.pos) {
+			return
+		}
+		// A Get has popped e and not yet marked it processing: leave the
+		// mark to it (with the metrics, which must see the hand-out
+		// first), unless it has just done so.
+		if e.state.CompareAndSwap(uint32(queued), uint32(poppedDirty)) {
+			return
+		}
+		st = e.state.Load()
+	}
+	if st == uint32(processing) {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)
 	}
-	// queued or processingDirty: already pending.
-	s.mu.Unlock()
+	// poppedDirty or processingDirty: already pending.
 }
 
 // ringAddReleased, nil outside tests, is called by an Add that queued its
 // item once it has released the item's stripe: the point where another Add
 // of the item can first see it and return.
 var ringAddReleased func()
+
+// ringGetPopped, nil outside tests, is called by a Get between its pop of
+// an entry and its mark of it as processing.
+var ringGetPopped func()
 
 // locate returns item's hash and its stripe: the stripe from the hash's top
 // bits, the stripe's index probing from its low ones.
@@ -238,19 +280,17 @@ func (q *Ring[T]) reserve() bool {
 // wakes the Gets and drains (WakeAll) that may have waited for it.
 func (q *Ring[T]) unreserve() { q.wakeIfShutAndEmpty(q.counts.Add(rejectDelta)) }
 
-// enqueue pushes e, which the caller reserved and moved to queued.
-func (q *Ring[T]) enqueue(e *ringEntry[T]) {
-	q.ready.Push(e)
-	q.gate.Wake(1)
-}
+// enqueue pushes e, which the caller reserved and moved to queued, and
+// notes its position for markAgain. Called with e's stripe locked; the
+// caller wakes a Get.
+func (q *Ring[T]) enqueue(e *ringEntry[T]) { e.pos = q.ready.Push(e) }
 
-// Len returns the number of queued items, read from the counts word: it
-// also counts an item whose Add has reserved but not yet pushed it, and one
-// whose Get has popped but not yet counted it. So unlike client-go's it is
-// not exact while Adds and Gets are in flight (a Get may hand out an item
-// queued after one Len counted); it never misses an item whose Add returned
-// and that no Get has begun to take.
-func (q *Ring[T]) Len() int { return int(queuedOf(q.counts.Load())) }
+// Len returns the number of queued items: the ready queue's length, exact
+// at one instant, like client-go's. (The counts word runs ahead of the
+// queue for an Add between its reservation and its push, and behind it for
+// a Get between its pop and its count, so it serves Get's and drain's waits
+// but not Len.)
+func (q *Ring[T]) Len() int { return q.ready.Len() }
 
 // getSpins is how many times Get looks again, without parking, while the
 // counts show an item queued that the ring does not yet hand out: another
@@ -278,13 +318,20 @@ func (q *Ring[T]) Get() (item T, shutdown bool) {
 				continue
 			}
 		}
-		// Only Get moves an entry off queued, and Done (which may reuse
-		// it) comes after Get returns: read the item first all the same.
-		// The metrics see the hand-out before an Add can see the item
-		// processing and mark it again.
+		// Only this Get moves the popped entry on (an Add may first mark
+		// it poppedDirty), and Done (which may reuse it) comes after Get
+		// returns: read the item first all the same. The metrics see the
+		// hand-out before they see an Add mark it again.
 		item = e.item
 		q.metrics.handedOut(item)
-		e.state.Store(uint32(processing))
+		if ringGetPopped != nil {
+			ringGetPopped()
+		}
+		if !e.state.CompareAndSwap(uint32(queued), uint32(processing)) {
+			// poppedDirty: an Add came after the pop (see markAgain).
+			e.state.Store(uint32(processingDirty))
+			q.metrics.marked(item)
+		}
 		q.wakeIfShutAndEmpty(q.counts.Add(getDelta))
 		return item, false
 	}
@@ -339,11 +386,15 @@ func (q *Ring[T]) Done(item T) {
 			q.gate.notifyIdle()
 		}
 	case uint32(processingDirty):
+		// Count, then push before unlocking, as Add does: an Add that
+		// sees the entry queued must find it in the queue (markAgain
+		// reads its position).
 		e.state.Store(uint32(queued))
-		s.mu.Unlock()
 		q.counts.Add(requeueDelta)
 		q.enqueue(e)
-	default: // queued, not being processed: ignore, as Mutex does
+		s.mu.Unlock()
+		q.gate.Wake(1)
+	default: // queued or poppedDirty, not handed out yet: ignore, as Mutex does
 		s.mu.Unlock()
 	}
 }

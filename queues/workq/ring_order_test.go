@@ -93,3 +93,78 @@ func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
 		t.Fatalf("Get = %q, false after ShutDown; want shutdown: the racing Add re-queued x", item)
 	}
 }
+
+// An Add that comes after a Get took its item off the ready queue but
+// before that Get marked it processing is not lost: the pop is the hand-out
+// (client-go: the item is processing once Get takes it from the queue), so
+// the Add marks it dirty and Done hands it out again.
+func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
+	q := registry.Must(NewRing[string](Options{}))
+	defer q.ShutDown()
+	paused, resume := make(chan struct{}), make(chan struct{})
+	ringGetPopped = func() {
+		close(paused)
+		<-resume
+	}
+	t.Cleanup(func() { ringGetPopped = nil })
+	q.Add("x")
+	got := make(chan string, 1)
+	go func() {
+		item, _ := q.Get()
+		got <- item
+	}()
+	<-paused
+	ringGetPopped = nil // read by the paused Get only before it closed paused
+	q.Add("x")          // x has left the ready queue: this Add must not be a duplicate
+	close(resume)
+	if item := <-got; item != "x" {
+		t.Fatalf("Get = %q, want x", item)
+	}
+	q.Done("x")
+	if n := q.Len(); n != 1 {
+		t.Fatalf("Len after Done = %d, want 1: the Add made after Get popped x was lost", n)
+	}
+	if item, shutdown := q.Get(); item != "x" || shutdown {
+		t.Fatalf("Get = %q, %v; want x, false", item, shutdown)
+	}
+	q.Done("x")
+}
+
+// An Add whose item is still in the ready queue stays a duplicate, though a
+// Get is between its pop and its mark of another item.
+func TestRingAddOfQueuedItemStaysDuplicate(t *testing.T) {
+	q := registry.Must(NewRing[string](Options{}))
+	defer q.ShutDown()
+	paused, resume := make(chan struct{}), make(chan struct{})
+	ringGetPopped = func() {
+		close(paused)
+		<-resume
+	}
+	t.Cleanup(func() { ringGetPopped = nil })
+	q.Add("x")
+	q.Add("y")
+	got := make(chan string, 1)
+	go func() {
+		item, _ := q.Get()
+		got <- item
+	}()
+	<-paused
+	ringGetPopped = nil
+	q.Add("y") // y is still queued behind x
+	close(resume)
+	for _, want := range []string{"x", "y"} {
+		var item string
+		if want == "x" {
+			item = <-got
+		} else {
+			item, _ = q.Get()
+		}
+		if item != want {
+			t.Fatalf("Get = %q, want %q", item, want)
+		}
+		q.Done(item)
+	}
+	if n := q.Len(); n != 0 {
+		t.Fatalf("Len = %d, want 0: the Add of queued y was counted twice", n)
+	}
+}

@@ -65,9 +65,9 @@ func TestRingGetParksBehindReservation(t *testing.T) {
 	h, s := q.locate("a")
 	s.mu.Lock()
 	c, _ := s.entries.slot(h, "a")
-	e := s.insert(c, h, "a")
+	q.enqueue(s.insert(c, h, "a"))
 	s.mu.Unlock()
-	q.enqueue(e)
+	q.gate.Wake(1)
 	if r := <-got; r != (getResult{"a", false}) {
 		t.Fatalf("Get = %+v, want a, false", r)
 	}

@@ -50,13 +50,6 @@ var knownViolations = map[string]string{
 		"still about one history in 1,200-2,800 (seeds 7 and 11, GOMAXPROCS 2 and 8): not yet analysed; a candidate is " +
 		"Get's scan reading a higher level empty before adds at it and at a lower level both return, which Sharded now " +
 		"validates under the chosen shard's lock and LockFree has no lock to validate under",
-	"workqueue/ring": "an Add between a Get's pop of the item and that Get's store of processing finds the entry " +
-		"still queued and returns as a duplicate, so the Add is lost: Add(0) [18,19] after Get()->0 had taken 0 " +
-		"(the Get spanning [2,27]), then Done(0) released 0 and it never came out again (seed 41, GOMAXPROCS=8, " +
-		"history 1212 of 2000, found with Len's result ignored). Len also reads a count that runs ahead of the ready " +
-		"ring for an Add between reservation and push and behind it for a Get between pop and count: Len() -> 1 at 47 " +
-		"counted the reservation of Add(0) [27,55], then Get handed out 2, re-queued at 49, before 0 (seed 12, " +
-		"GOMAXPROCS=2). The publish-before-push window and a dirty mark after ShutDown are fixed",
 }
 
 // TestLinearize checks every implementation of every family, upstream's

@@ -94,6 +94,27 @@ func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
 	}
 }
 
+// getPausedAfterPop starts a Get on q and returns once it has taken an item
+// off the ready queue but not yet marked it processing; resume lets it
+// finish and send what it got.
+func getPausedAfterPop(t *testing.T, q *Ring[string]) (got <-chan string, resume func()) {
+	t.Helper()
+	paused, resumed := make(chan struct{}), make(chan struct{})
+	ringGetPopped = func() {
+		close(paused)
+		<-resumed
+	}
+	t.Cleanup(func() { ringGetPopped = nil })
+	out := make(chan string, 1)
+	go func() {
+		item, _ := q.Get()
+		out <- item
+	}()
+	<-paused
+	ringGetPopped = nil // read by the paused Get only before it closed paused
+	return out, func() { close(resumed) }
+}
+
 // An Add that comes after a Get took its item off the ready queue but
 // before that Get marked it processing is not lost: the pop is the hand-out
 // (client-go: the item is processing once Get takes it from the queue), so
@@ -101,22 +122,10 @@ func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
 func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
 	q := registry.Must(NewRing[string](Options{}))
 	defer q.ShutDown()
-	paused, resume := make(chan struct{}), make(chan struct{})
-	ringGetPopped = func() {
-		close(paused)
-		<-resume
-	}
-	t.Cleanup(func() { ringGetPopped = nil })
 	q.Add("x")
-	got := make(chan string, 1)
-	go func() {
-		item, _ := q.Get()
-		got <- item
-	}()
-	<-paused
-	ringGetPopped = nil // read by the paused Get only before it closed paused
-	q.Add("x")          // x has left the ready queue: this Add must not be a duplicate
-	close(resume)
+	got, resume := getPausedAfterPop(t, q)
+	q.Add("x") // x has left the ready queue: this Add must not be a duplicate
+	resume()
 	if item := <-got; item != "x" {
 		t.Fatalf("Get = %q, want x", item)
 	}
@@ -135,23 +144,11 @@ func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
 func TestRingAddOfQueuedItemStaysDuplicate(t *testing.T) {
 	q := registry.Must(NewRing[string](Options{}))
 	defer q.ShutDown()
-	paused, resume := make(chan struct{}), make(chan struct{})
-	ringGetPopped = func() {
-		close(paused)
-		<-resume
-	}
-	t.Cleanup(func() { ringGetPopped = nil })
 	q.Add("x")
 	q.Add("y")
-	got := make(chan string, 1)
-	go func() {
-		item, _ := q.Get()
-		got <- item
-	}()
-	<-paused
-	ringGetPopped = nil
+	got, resume := getPausedAfterPop(t, q)
 	q.Add("y") // y is still queued behind x
-	close(resume)
+	resume()
 	for _, want := range []string{"x", "y"} {
 		var item string
 		if want == "x" {

@@ -67,6 +67,15 @@ func (p pending) poll() (result, bool) {
 }
 
 // mustGet is a Get that must not block.
+// expectShutdown fails unless a Get, reported as what, returns shutdown at
+// once with no item.
+func expectShutdown(t *testing.T, q queue, what string) {
+	t.Helper()
+	if r := mustGet(t, q); r != (result{shutdown: true}) {
+		t.Fatalf("%s = %v, want shutdown(\"\")", what, r)
+	}
+}
+
 func mustGet(t *testing.T, q queue) result {
 	t.Helper()
 	p := startGet(q)
@@ -377,9 +386,7 @@ func shutdownWithReadyItems(t *testing.T, newQueue NewQueue) {
 	expectLen(t, q, 2)
 	q.ShutDown()
 	for range 2 {
-		if r := mustGet(t, q); r != (result{shutdown: true}) {
-			t.Fatalf("Get after ShutDown with items ready = %v, want shutdown(\"\")", r)
-		}
+		expectShutdown(t, q, "Get after ShutDown with items ready")
 	}
 }
 
@@ -395,13 +402,9 @@ func shutdownWithItemReAdded(t *testing.T, newQueue NewQueue) {
 	expectBlocked(t, blocked, "Get while the only item is processing")
 	q.ShutDown()
 	expectReturned(t, blocked, `shutdown("")`)
-	if r := mustGet(t, q); r != (result{shutdown: true}) {
-		t.Fatalf("Get after ShutDown with a re-added item processing = %v, want shutdown(\"\")", r)
-	}
+	expectShutdown(t, q, "Get after ShutDown with a re-added item processing")
 	q.Done("a")
-	if r := mustGet(t, q); r != (result{shutdown: true}) {
-		t.Fatalf("Get after ShutDown and the re-added item's Done = %v, want shutdown(\"\")", r)
-	}
+	expectShutdown(t, q, "Get after ShutDown and the re-added item's Done")
 }
 
 // shutdownWithDrainDoesNotWait: controller-runtime's ShutDownWithDrain is
@@ -419,9 +422,7 @@ func shutdownWithDrainDoesNotWait(t *testing.T, newQueue NewQueue) {
 	default:
 		t.Fatal("ShutDownWithDrain waits for the queue to drain without DrainOnShutdown")
 	}
-	if r := mustGet(t, q); r != (result{shutdown: true}) {
-		t.Fatalf("Get after ShutDownWithDrain = %v, want shutdown(\"\")", r)
-	}
+	expectShutdown(t, q, "Get after ShutDownWithDrain")
 	q.Done("a")
 }
 
@@ -446,15 +447,11 @@ func drainSkipsReAddedItems(t *testing.T, newQueue NewQueue) {
 	expectGets(t, q, "a@0")
 	q.Add("a")
 	q.ShutDown()
-	if r := mustGet(t, q); r != (result{shutdown: true}) {
-		t.Fatalf("draining Get with only a re-added item processing = %v, want shutdown(\"\")", r)
-	}
+	expectShutdown(t, q, "draining Get with only a re-added item processing")
 	q.Done("a")
 	expectGets(t, q, "a@0")
 	q.Done("a")
-	if r := mustGet(t, q); r != (result{shutdown: true}) {
-		t.Fatalf("draining Get of an empty queue = %v, want shutdown(\"\")", r)
-	}
+	expectShutdown(t, q, "draining Get of an empty queue")
 }
 
 func drainWaitsForDone(t *testing.T, newQueue NewQueue) {

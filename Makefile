@@ -6,7 +6,7 @@ GO        ?= go
 # bench, cmd) are modules of their own, tied together by go.work, so that a
 # controller importing a queue does not inherit charts, profiles and
 # histograms. ./... stops at a module boundary, so each is named.
-MODULES   := . internal/lab loadgen bench cmd
+MODULES   := . queues/priorityq internal/lab loadgen bench cmd
 PKGS      ?= $(patsubst %,./%/...,$(filter-out .,$(MODULES))) ./...
 # Benchmark selection and sizing. COUNT>=6 is what benchstat needs for
 # confidence intervals; CPU is passed to -cpu (GOMAXPROCS only via -cpu).

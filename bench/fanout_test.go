@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/cacheline"
-	labinformer "github.com/queuelab/queuelab/queues/informer"
+	labinformer "github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 

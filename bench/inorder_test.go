@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/queues/inorder"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -17,7 +17,7 @@ import (
 // unlock-while-processing, bookmarks) and in its non-atomic mode
 // (clientgo-nonatomic). Each entry runs in the mode informers use when it
 // has it (atomic), else per-object with the consumer's store as
-// KnownObjects. The consumer is queuelab's (queues/deltafifo/consumer, the
+// KnownObjects. The consumer is queuelab's (informer/consumer, the
 // semantics of client-go's processDeltasInBatch and processReplacedAllInfo)
 // and the store is stores.Mutex behind stores.Indexer, the same for every
 // queue, so the rows differ by the queue alone.

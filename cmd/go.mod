@@ -60,6 +60,7 @@ require (
 	github.com/prometheus/common v0.70.0 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/puzpuzpuz/xsync/v4 v4.5.0 // indirect
+	github.com/queuelab/queuelab/queues/priorityq v0.0.0-00010101000000-000000000000 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
@@ -97,3 +98,5 @@ replace github.com/queuelab/queuelab/loadgen => ../loadgen
 replace github.com/queuelab/queuelab/internal/lab => ../internal/lab
 
 tool golang.org/x/perf/cmd/benchstat
+
+replace github.com/queuelab/queuelab/queues/priorityq => ../queues/priorityq

@@ -8,8 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -117,7 +117,7 @@ var informerCases = []badCase[informerEntry]{
 }
 
 func informerFamily() family {
-	return describe("Informers (queues/informer; client-go cache.NewSharedIndexInformerWithOptions)", informerCases, informerImpls())
+	return describe("Informers (informer; client-go cache.NewSharedIndexInformerWithOptions)", informerCases, informerImpls())
 }
 
 func TestInformerBadInput(t *testing.T) { runCases(t, informerCases, informerImpls()) }

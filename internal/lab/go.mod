@@ -7,10 +7,12 @@ require github.com/queuelab/queuelab v0.0.0-00010101000000-000000000000
 require (
 	github.com/anishathalye/porcupine v1.3.1
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	github.com/queuelab/queuelab/queues/priorityq v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	gonum.org/v1/plot v0.17.0
+	k8s.io/client-go v0.37.2
 	sigs.k8s.io/controller-runtime v0.25.2
 )
 
@@ -69,7 +71,6 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/api v0.37.2 // indirect
 	k8s.io/apimachinery v0.37.2 // indirect
-	k8s.io/client-go v0.37.2 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/utils v0.0.0-20260707023825-cf1189d6abe3 // indirect
@@ -80,3 +81,5 @@ require (
 )
 
 replace github.com/queuelab/queuelab => ../..
+
+replace github.com/queuelab/queuelab/queues/priorityq => ../../queues/priorityq

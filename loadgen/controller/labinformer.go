@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/stores"
 )
 

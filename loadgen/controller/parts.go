@@ -14,7 +14,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/priorityq"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
@@ -44,7 +44,7 @@ type InformerEntry struct {
 
 // Informers lists the informer kinds, client-go's first: its
 // SharedIndexInformer; the lab's drop-in SharedIndexInformer
-// (queues/informer) with its default store and with the lock-free one;
+// (informer) with its default store and with the lock-free one;
 // then an informer assembled from every store and DeltaFIFO in the
 // families' registries, named <store>+<fifo>.
 func Informers() []InformerEntry {

@@ -7,8 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer/consumer"
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/stores"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )

@@ -22,7 +22,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"

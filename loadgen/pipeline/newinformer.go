@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )

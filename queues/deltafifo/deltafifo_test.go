@@ -3,6 +3,8 @@ package deltafifo_test
 import (
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
@@ -44,11 +46,11 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		t.Fatalf("registry %v: want clientgo first, then ours and the RealFIFO peer", got)
 	}
 	want := map[string]deltafifo.Guarantees{
-		"clientgo":          {Order: registry.OrderFIFO},
-		"mutex":             {Order: registry.OrderFIFO, Ext: true, Batch: true},
-		"sharded":           {Order: registry.OrderPerShard, Ext: true, Batch: true},
-		"ring":              {Order: registry.OrderFIFO, Ext: true, Batch: true},
-		"clientgo-realfifo": {Order: registry.OrderFIFO, Peer: true},
+		"clientgo":          {Order: guarantee.OrderFIFO},
+		"mutex":             {Order: guarantee.OrderFIFO, Ext: true, Batch: true},
+		"sharded":           {Order: guarantee.OrderPerShard, Ext: true, Batch: true},
+		"ring":              {Order: guarantee.OrderFIFO, Ext: true, Batch: true},
+		"clientgo-realfifo": {Order: guarantee.OrderFIFO, Peer: true},
 	}
 	registrytest.CheckGuarantees(t, deltafifo.Impls, want)
 	for _, e := range deltafifo.Impls {

@@ -7,7 +7,7 @@
 //
 //   - Mutex: one lock, global FIFO order — client-go's shape;
 //   - Sharded: keys hashed over independently locked shards, FIFO order per
-//     shard (registry.OrderPerShard);
+//     shard (guarantee.OrderPerShard);
 //   - Ring: sharded key state, global FIFO order through a lock-free queue
 //     of rings.
 //

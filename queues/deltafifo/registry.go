@@ -3,6 +3,8 @@ package deltafifo
 import (
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -11,7 +13,7 @@ import (
 type Guarantees struct {
 	// Order is the Pop order across different keys. Per-key delta order is
 	// never relaxed.
-	Order registry.Order
+	Order guarantee.Order
 	// Ext: the implementation keeps the seed behaviours client-go dropped
 	// (AddIfNotPresent, ErrRequeue, exported Get/List accessors, atomic
 	// failure of Replace and Resync). Suites skip [ext] cases otherwise.
@@ -38,31 +40,31 @@ var Impls = registry.List[New, Guarantees]{
 		Name:       registry.Baseline,
 		Doc:        "client-go cache.NewDeltaFIFOWithOptions: one RWMutex and cond, map of Deltas, slice queue",
 		New:        func(opts cache.DeltaFIFOOptions) cache.Queue { return cache.NewDeltaFIFOWithOptions(opts) },
-		Guarantees: Guarantees{Order: registry.OrderFIFO},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO},
 	},
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
 		New:        entry(NewMutex),
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
 		New:        entry(NewSharded),
-		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true, Batch: true},
+		Guarantees: Guarantees{Order: guarantee.OrderPerShard, Ext: true, Batch: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
 		New:        entry(NewRing),
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true, Batch: true},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO, Ext: true, Batch: true},
 	},
 	{
 		Name:       "clientgo-realfifo",
 		Doc:        "client-go cache.NewRealFIFOWithOptions: every event in arrival order, no per-key compression (a peer, not a DeltaFIFO)",
 		New:        newRealFIFO,
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Peer: true},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO, Peer: true},
 	},
 }
 

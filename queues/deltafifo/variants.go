@@ -22,7 +22,7 @@ type Mutex struct{ *core }
 // Ordering: the deltas of one key are never reordered. Keys of one shard
 // are popped in the order they were queued; Pop and PopBatch serve the
 // shards from a random start, so keys of different shards may overtake
-// each other (registry.OrderPerShard).
+// each other (guarantee.OrderPerShard).
 //
 // Atomicity: Replace, Resync, List and ListKeys take every shard lock (in
 // index order), so they wait for an in-flight process function and none

@@ -3,10 +3,11 @@ package fifo_test
 import (
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"go.uber.org/goleak"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/registry/registrytest"
 
 	"github.com/queuelab/queuelab/queues/fifo"
@@ -32,10 +33,10 @@ func TestRegistryNamesAndGuarantees(t *testing.T) {
 		t.Fatalf("registry %v: want clientgo, then mutex, sharded, ring", got)
 	}
 	want := map[string]fifo.Guarantees{
-		"clientgo": {Order: registry.OrderFIFO},
-		"mutex":    {Order: registry.OrderFIFO, Ext: true},
-		"sharded":  {Order: registry.OrderPerShard, Ext: true},
-		"ring":     {Order: registry.OrderFIFO, Ext: true},
+		"clientgo": {Order: guarantee.OrderFIFO},
+		"mutex":    {Order: guarantee.OrderFIFO, Ext: true},
+		"sharded":  {Order: guarantee.OrderPerShard, Ext: true},
+		"ring":     {Order: guarantee.OrderFIFO, Ext: true},
 	}
 	registrytest.CheckGuarantees(t, fifo.Impls, want)
 	for _, e := range fifo.Impls {

@@ -3,6 +3,8 @@ package fifo
 import (
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/queuelab/queuelab/queues/registry"
 )
 
@@ -10,7 +12,7 @@ import (
 // cache.Queue contract every entry keeps.
 type Guarantees struct {
 	// Order is the Pop order across different keys.
-	Order registry.Order
+	Order guarantee.Order
 	// Ext: the implementation keeps the seed behaviours client-go dropped
 	// (AddIfNotPresent, ErrRequeue). Suites skip [ext] cases otherwise.
 	Ext bool
@@ -28,25 +30,25 @@ var Impls = registry.List[New, Guarantees]{
 		Name:       registry.Baseline,
 		Doc:        "client-go cache.NewFIFO: one RWMutex and cond, item map, slice queue",
 		New:        func(keyFunc cache.KeyFunc) cache.Queue { return cache.NewFIFO(keyFunc) },
-		Guarantees: Guarantees{Order: registry.OrderFIFO},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO},
 	},
 	{
 		Name:       "mutex",
 		Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
 		New:        entry(NewMutex),
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO, Ext: true},
 	},
 	{
 		Name:       "sharded",
 		Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
 		New:        entry(NewSharded),
-		Guarantees: Guarantees{Order: registry.OrderPerShard, Ext: true},
+		Guarantees: Guarantees{Order: guarantee.OrderPerShard, Ext: true},
 	},
 	{
 		Name:       "ring",
 		Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
 		New:        entry(NewRing),
-		Guarantees: Guarantees{Order: registry.OrderFIFO, Ext: true},
+		Guarantees: Guarantees{Order: guarantee.OrderFIFO, Ext: true},
 	},
 }
 

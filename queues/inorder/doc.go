@@ -23,7 +23,7 @@
 // before any Replace. PopBatch hands a run of consecutive events with
 // distinct keys to one call (client-go's processDeltasInBatch writes them
 // in one transaction); a ReplacedAll, SyncAll or Bookmark event travels
-// alone. The consumer side lives in queues/deltafifo/consumer.
+// alone. The consumer side lives in informer/consumer.
 //
 // Variants:
 //

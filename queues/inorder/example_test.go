@@ -10,7 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/queues/inorder"
 	"github.com/queuelab/queuelab/stores"
 )

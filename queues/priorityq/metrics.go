@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/queuelab/queuelab/queues/crmetrics"
+	"github.com/queuelab/queuelab/queues/priorityq/crmetrics"
 )
 
 // unfinishedWorkPeriod is how often the unfinished-work gauges are

@@ -9,7 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
 	"github.com/queuelab/queuelab/internal/shard"
-	"github.com/queuelab/queuelab/queues/crmetrics"
+	"github.com/queuelab/queuelab/queues/priorityq/crmetrics"
 )
 
 // PriorityQueue is controller-runtime's priority work queue interface, which

@@ -3,6 +3,8 @@ package priorityq
 import (
 	"fmt"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
 	"github.com/queuelab/queuelab/queues/registry"
@@ -19,7 +21,7 @@ const Baseline = "controllerruntime"
 // priority order, re-queue after Done, never two workers on one item).
 type Guarantees struct {
 	// Order is the hand-out order among ready items of equal priority.
-	Order registry.Order
+	Order guarantee.Order
 	// KeepsPosition: an item added while processed, and a delayed item made
 	// ready by an add without delay, keep the place of their earlier add
 	// among their priority, as controller-runtime orders them; without it
@@ -49,25 +51,25 @@ func Impls[T comparable]() registry.List[New[T], Guarantees] {
 			Name:       Baseline,
 			Doc:        "controller-runtime priorityqueue.New: add buffer, B-trees of ready and waiting items under one lock, goroutines handing items to Gets over a channel",
 			New:        newControllerRuntime[T],
-			Guarantees: Guarantees{Order: registry.OrderFIFO, KeepsPosition: true},
+			Guarantees: Guarantees{Order: guarantee.OrderFIFO, KeepsPosition: true},
 		},
 		{
 			Name:       "mutex",
 			Doc:        "one mutex; per-item records in a slab, one intrusive FIFO list per priority, a heap and one timer for delays; 0 allocations",
 			New:        generalize(NewMutex[T]),
-			Guarantees: Guarantees{Order: registry.OrderFIFO, KeepsPosition: true, DrainOnShutdown: true},
+			Guarantees: Guarantees{Order: guarantee.OrderFIFO, KeepsPosition: true, DrainOnShutdown: true},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS mutex shards; Get takes the highest priority any shard publishes; FIFO per shard within a priority",
 			New:        generalize(NewSharded[T]),
-			Guarantees: Guarantees{Order: registry.OrderPerShard, KeepsPosition: true, DrainOnShutdown: true},
+			Guarantees: Guarantees{Order: guarantee.OrderPerShard, KeepsPosition: true, DrainOnShutdown: true},
 		},
 		{
 			Name:       "lockfree",
 			Doc:        "per-item state word by CAS in a concurrent map, one lock-free MPMC queue per priority, delays behind a lock off the hot path",
 			New:        generalize(NewLockFree[T]),
-			Guarantees: Guarantees{Order: registry.OrderFIFO, DrainOnShutdown: true},
+			Guarantees: Guarantees{Order: guarantee.OrderFIFO, DrainOnShutdown: true},
 		},
 	}
 }

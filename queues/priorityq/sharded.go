@@ -19,7 +19,7 @@ var _ PriorityQueue[string] = (*Sharded[string])(nil)
 // Order: a Get hands out an item of the highest priority ready in any shard
 // when it looks (each shard publishes its best priority in an atomic word
 // that Get scans), so priorities are kept queue-wide; within one priority,
-// items come out FIFO per shard only (registry.OrderPerShard): two items of
+// items come out FIFO per shard only (guarantee.OrderPerShard): two items of
 // equal priority in different shards may overtake each other. Every per-item
 // guarantee (dedup, max priority, min delay, re-queue after Done, never two
 // workers on one item) holds as in Mutex, because all of an item's state

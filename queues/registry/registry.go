@@ -85,31 +85,6 @@ func (l List[New, G]) Select(spec string) (List[New, G], error) {
 	return out, nil
 }
 
-// Order is the hand-out order a queue implementation guarantees across
-// different items. Order within one item (or key) is never relaxed.
-type Order int
-
-const (
-	// OrderFIFO: items come out in the order they were first enqueued,
-	// queue-wide, as client-go does.
-	OrderFIFO Order = iota
-	// OrderPerShard: FIFO among items of the same shard only; items of
-	// different shards may overtake each other. [relaxed]
-	OrderPerShard
-)
-
-// String names the order for tables and skip messages.
-func (o Order) String() string {
-	switch o {
-	case OrderFIFO:
-		return "fifo"
-	case OrderPerShard:
-		return "per-shard"
-	default:
-		return fmt.Sprintf("Order(%d)", int(o))
-	}
-}
-
 // Must unwraps a constructor called with settings known to be valid, such
 // as a registry entry's defaults: an error there is a programming error, so
 // Must panics with it.

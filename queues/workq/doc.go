@@ -5,7 +5,7 @@
 //   - Mutex: one lock and one state record per item (client-go keeps two
 //     sets); the fastest single-threaded and, on few cores, in pipelines.
 //   - Sharded: items hashed over independent lock-plus-table shards; FIFO per
-//     shard only (registry.OrderPerShard).
+//     shard only (guarantee.OrderPerShard).
 //   - Ring: ready items in a lock-free MPMC queue of rings (unbounded),
 //     per-item state changed by compare-and-swap.
 //   - Delaying and RateLimiting: AddAfter and AddRateLimited over any

@@ -22,7 +22,7 @@ var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
 // All state of an item lives in its shard, so per-item guarantees (dedup,
 // re-queue of items added while processing, never two workers on one item)
 // hold exactly as in Mutex. Order is FIFO within a shard only
-// (registry.OrderPerShard): items of different shards may overtake each other.
+// (guarantee.OrderPerShard): items of different shards may overtake each other.
 //
 // Blocking Get: each shard publishes in an atomic flag whether it has queued
 // items, written only when that changes (a busy shard does not write it at

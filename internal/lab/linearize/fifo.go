@@ -6,11 +6,12 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/anishathalye/porcupine"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/queues/fifo"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // FIFO is the part of client-go's cache.Queue the FIFO histories call.
@@ -202,7 +203,7 @@ func CheckFIFO(cfg Config, impl string, anyOrder bool, newQ func() FIFO) Result 
 func CheckFIFOs(cfg Config) []Result {
 	var out []Result
 	for _, e := range fifo.Impls {
-		anyOrder := e.Guarantees.Order != registry.OrderFIFO
+		anyOrder := e.Guarantees.Order != guarantee.OrderFIFO
 		newQ := func() FIFO { return e.New(FIFOKeyFunc) }
 		out = append(out, strictToo(CheckFIFO(cfg, e.Name, anyOrder, newQ), anyOrder, func() Result {
 			return CheckFIFO(cfg, e.Name, false, newQ)

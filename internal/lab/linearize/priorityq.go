@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/anishathalye/porcupine"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
@@ -214,7 +216,7 @@ func CheckPriorityQueues(cfg Config) []Result {
 	for _, e := range priorityq.Impls[int]() {
 		order := KeepPosition
 		switch {
-		case e.Guarantees.Order != registry.OrderFIFO:
+		case e.Guarantees.Order != guarantee.OrderFIFO:
 			order = AnyWithinPriority
 		case !e.Guarantees.KeepsPosition:
 			order = TailOnDone

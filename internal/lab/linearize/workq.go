@@ -5,9 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/anishathalye/porcupine"
 
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -175,7 +176,7 @@ func CheckWorkQueue(cfg Config, impl string, anyOrder bool, newQ func() WorkQueu
 func CheckWorkQueues(cfg Config) []Result {
 	var out []Result
 	for _, e := range workq.Impls[int]() {
-		anyOrder := e.Guarantees.Order != registry.OrderFIFO
+		anyOrder := e.Guarantees.Order != guarantee.OrderFIFO
 		newQ := func() WorkQueue { return e.New() }
 		out = append(out, strictToo(CheckWorkQueue(cfg, e.Name, anyOrder, newQ), anyOrder, func() Result {
 			return CheckWorkQueue(cfg, e.Name, false, newQ)

@@ -19,7 +19,7 @@
 //   - Pop blocks while nothing is queued, then hands the oldest key's
 //     object to the process function under the queue's lock and returns
 //     it, with process's error; the object is not queued again. With
-//     Guarantees.Order == registry.OrderFIFO keys come out in the order
+//     Guarantees.Order == guarantee.OrderFIFO keys come out in the order
 //     they were first queued; with OrderPerShard each comes out once.
 //   - Replace sets the exact content (the list's last object of a key
 //     wins) and returns a key error before changing anything. Resync does

@@ -5,12 +5,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewDeltaFIFO constructs a fresh, empty DeltaFIFO honouring opts for one
@@ -198,7 +199,7 @@ func DeltaFIFOProperties(newDeltaFIFO NewDeltaFIFO, c Config) []suite.Property {
 			if p.initial != initial[k] {
 				t.Errorf("pop %d (%s): isInInitialList = %v, want %v", i, describeOne(p.item), p.initial, initial[k])
 			}
-			if c.Order == registry.OrderFIFO && p.initial != (i < 3) {
+			if c.Order == guarantee.OrderFIFO && p.initial != (i < 3) {
 				t.Errorf("pop %d (%s): the initial keys come first in FIFO order", i, describeOne(p.item))
 			}
 			delete(initial, k)

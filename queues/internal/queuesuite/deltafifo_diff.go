@@ -5,10 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // DiffDeltaFIFO replays the operations encoded in ops (Add, Update, Delete
@@ -21,7 +21,7 @@ import (
 // reference is one client-go DeltaFIFO per key, fed that key's share of
 // every operation and a KnownObjects view of that key alone: whichever key
 // the candidate pops, that key's reference must pop the same Deltas. A
-// queue declaring registry.OrderFIFO must pop a key queued no later than any
+// queue declaring guarantee.OrderFIFO must pop a key queued no later than any
 // other (keys queued by one Replace or Resync tie); per-shard queues are
 // compared per key only. HasSynced and isInInitialList are compared with
 // client-go's rule: synced once populated and every key queued by the first
@@ -32,7 +32,7 @@ func DiffDeltaFIFO(t *testing.T, newDeltaFIFO NewDeltaFIFO, ops []byte, c Config
 		diffBase:  newDiffBase(t, ops),
 		candKnown: cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
 		refKnown:  cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc),
-		fifo:      c.Order == registry.OrderFIFO,
+		fifo:      c.Order == guarantee.OrderFIFO,
 	}
 	emit := d.src.Intn(2) == 1
 	d.tr.add("new DeltaFIFO (EmitDeltaTypeReplaced=%v)", emit)

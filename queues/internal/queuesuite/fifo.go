@@ -6,12 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewFIFO constructs a fresh, empty FIFO keyed by keyFunc for one property.
@@ -223,7 +224,7 @@ func FIFOProperties(newFIFO NewFIFO, c Config) []suite.Property {
 // queued in: exactly for OrderFIFO, as a set for relaxed orders.
 func (c Config) checkOrder(t *testing.T, got, want []string) {
 	t.Helper()
-	if c.Order == registry.OrderFIFO {
+	if c.Order == guarantee.OrderFIFO {
 		if !slices.Equal(got, want) {
 			t.Errorf("pop order %v, want %v", got, want)
 		}

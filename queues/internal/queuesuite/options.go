@@ -3,15 +3,16 @@ package queuesuite
 import (
 	"time"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/queuelab/queuelab/internal/watchdog"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Config is what a FIFO or DeltaFIFO suite run holds the implementation
 // to, from its declared guarantees, and how it runs.
 type Config struct {
 	// Order is the declared cross-key Pop order.
-	Order registry.Order
+	Order guarantee.Order
 	// Ext: the implementation keeps the seed behaviours client-go dropped.
 	Ext bool
 	// Batch: the implementation is a cache.QueueWithBatch (DeltaFIFO only).
@@ -42,6 +43,6 @@ func (c Config) skipUnlessBatch() string {
 
 // NewConfig is the Config of an implementation declaring order, ext and
 // batch, with the default watchdog and 20 differential seeds from 1.
-func NewConfig(order registry.Order, ext, batch bool) Config {
+func NewConfig(order guarantee.Order, ext, batch bool) Config {
 	return Config{Order: order, Ext: ext, Batch: batch, Timeout: watchdog.DefaultTimeout, DiffRuns: 20, Seed: 1}
 }

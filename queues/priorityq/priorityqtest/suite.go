@@ -10,10 +10,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/priorityq"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewQueue constructs a fresh, empty queue with o for one property. It is
@@ -44,7 +45,7 @@ func WithDiffSeeds(n int) Option { return func(c *config) { c.seeds = n } }
 
 func newConfig(opts []Option) config {
 	c := config{
-		g:       priorityq.Guarantees{Order: registry.OrderFIFO, KeepsPosition: true},
+		g:       priorityq.Guarantees{Order: guarantee.OrderFIFO, KeepsPosition: true},
 		timeout: watchdog.DefaultTimeout,
 		seeds:   20,
 	}
@@ -60,7 +61,7 @@ func newConfig(opts []Option) config {
 // blocking matter.
 func RunPriorityQueue(t *testing.T, newQueue NewQueue, opts ...Option) {
 	c := newConfig(opts)
-	fifo := suite.Unless(c.g.Order == registry.OrderFIFO, "[relaxed] FIFO within a priority per shard only")
+	fifo := suite.Unless(c.g.Order == guarantee.OrderFIFO, "[relaxed] FIFO within a priority per shard only")
 	place := suite.Unless(c.g.KeepsPosition, "[relaxed] re-queued and un-delayed items go to the tail of their priority")
 	drains := suite.Unless(c.g.DrainOnShutdown, "[ext] no DrainOnShutdown: controller-runtime's Get reports shutdown at once and its ShutDownWithDrain does not wait")
 	b := func(run func(*testing.T, NewQueue)) func(*testing.T) {
@@ -93,7 +94,7 @@ func RunPriorityQueue(t *testing.T, newQueue NewQueue, opts ...Option) {
 		{Name: "drain-on-shutdown-waits-for-done", Skip: drains, Run: b(drainWaitsForDone)},
 		{Name: "shutdown-ends-a-drain-early", Skip: drains, Run: b(shutdownEndsDrain)},
 		{Name: "hammer", Run: func(t *testing.T) { Hammer(t, newQueue, 4, 8, 64, 2000) }},
-		{Name: "differential", Skip: suite.Unless(c.g.Order == registry.OrderFIFO && c.g.KeepsPosition,
+		{Name: "differential", Skip: suite.Unless(c.g.Order == guarantee.OrderFIFO && c.g.KeepsPosition,
 			"[relaxed] order differs from controller-runtime's (run DiffPriorityQueue on an exact configuration)"),
 			Run: func(t *testing.T) {
 				for seed := range uint64(c.seeds) {

@@ -27,7 +27,7 @@
 //     separately built structs with equal fields, but not 1 and int64(1).
 //   - Len counts queued items, not processing ones.
 //   - Get blocks while nothing is queued. With Guarantees.Order ==
-//     registry.OrderFIFO items come out in the order they were queued, a
+//     guarantee.OrderFIFO items come out in the order they were queued, a
 //     re-queued item behind those queued meanwhile; with OrderPerShard
 //     only each item coming out once is promised.
 //   - ShutDown makes Add a no-op, wakes every blocked Get, and lets Get

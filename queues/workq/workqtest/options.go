@@ -3,8 +3,9 @@ package workqtest
 import (
 	"time"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/queuelab/queuelab/internal/watchdog"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -13,7 +14,7 @@ import (
 type Option func(*config)
 
 type config struct {
-	order        registry.Order
+	order        guarantee.Order
 	drainsQueued bool
 	timeout      time.Duration
 	// Differential checks: how many seeded operation sequences, starting

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -44,8 +45,8 @@ func RunWorkQueue(t *testing.T, qs Queues, g workq.Guarantees, opts ...Option) {
 		{Name: "done-of-idle-item-is-ignored", Run: s.plain(wqDoneOfIdleItem)},
 		{Name: "done-releases-item", Run: s.plain(wqDoneReleasesItem)},
 		{Name: "hands-out-every-item-once", Run: s.plain(wqHandsOutEveryItemOnce)},
-		{Name: "fifo-order", Skip: suite.Unless(c.order == registry.OrderFIFO, relaxedOrder), Run: s.plain(wqFIFOOrder)},
-		{Name: "requeue-goes-to-back", Skip: suite.Unless(c.order == registry.OrderFIFO, relaxedOrder), Run: s.plain(wqRequeueGoesToBack)},
+		{Name: "fifo-order", Skip: suite.Unless(c.order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqFIFOOrder)},
+		{Name: "requeue-goes-to-back", Skip: suite.Unless(c.order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqRequeueGoesToBack)},
 		{Name: "len-counts-queued-items", Run: s.plain(wqLen)},
 		{Name: "get-blocks-until-add", Run: s.bubble(wqGetBlocksUntilAdd)},
 		{Name: "shutdown-hands-out-remaining", Run: s.plain(wqShutDownHandsOutRemaining)},

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -67,7 +68,7 @@ func diffWorkQueue(t *testing.T, newQueue NewWorkQueue, seed uint64, steps int, 
 			want.Add(k)
 		case r < 65:
 			n := 1
-			if c.order != registry.OrderFIFO {
+			if c.order != guarantee.OrderFIFO {
 				n = want.Len() // a whole batch: the same multiset either way
 			}
 			if n == 0 || want.Len() == 0 {

@@ -5,9 +5,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/types"
+	"github.com/queuelab/queuelab/guarantee"
 
-	"github.com/queuelab/queuelab/queues/registry"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Request has the shape of controller-runtime's reconcile.Request, the item
@@ -31,7 +31,7 @@ func requestItems(t *testing.T, newQueue NewQueue[Request], c config) {
 		t.Fatalf("Len after adding a, b, a = %d, want 2", n)
 	}
 	first, _ := q.Get()
-	if c.order == registry.OrderFIFO && first != req("ns", "a") {
+	if c.order == guarantee.OrderFIFO && first != req("ns", "a") {
 		t.Errorf("first Get = %v, want ns/a (FIFO)", first)
 	}
 	q.Add(req(first.Namespace, first.Name)) // while processing

@@ -3,6 +3,8 @@ package informer
 import (
 	"fmt"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -42,7 +44,7 @@ type NewFIFO func(cfg FIFOConfig) cache.Queue
 type FIFOGuarantees struct {
 	// Order is the order across different keys in which changes reach the
 	// store and the handlers. Per-key order is never relaxed.
-	Order registry.Order
+	Order guarantee.Order
 	// Metrics: the queue publishes client-go's informer FIFO metrics through
 	// SharedIndexInformerOptions.InformerMetricsProvider.
 	Metrics bool
@@ -72,7 +74,7 @@ func buildFIFOs() registry.List[NewFIFO, FIFOGuarantees] {
 		Name:       ClientGoFIFO,
 		Doc:        "client-go RealFIFO with atomic events, unlock-while-processing and bookmarks, as v0.37's informer builds it",
 		New:        newRealFIFO,
-		Guarantees: FIFOGuarantees{Order: registry.OrderFIFO, Metrics: true},
+		Guarantees: FIFOGuarantees{Order: guarantee.OrderFIFO, Metrics: true},
 	}}
 	for _, e := range inorder.Impls {
 		if e.Name == registry.Baseline {
@@ -88,7 +90,7 @@ func buildFIFOs() registry.List[NewFIFO, FIFOGuarantees] {
 				}
 				return registry.Must(e.New(opts))
 			},
-			Guarantees: FIFOGuarantees{Order: registry.OrderFIFO},
+			Guarantees: FIFOGuarantees{Order: guarantee.OrderFIFO},
 		})
 	}
 	for _, e := range deltafifo.Impls {
@@ -153,7 +155,7 @@ func Impls() registry.List[New, Guarantees] {
 		New: func(lw cache.ListerWatcher, obj runtime.Object, opts cache.SharedIndexInformerOptions) cache.SharedIndexInformer {
 			return cache.NewSharedIndexInformerWithOptions(lw, obj, opts)
 		},
-		Guarantees: Guarantees{FIFO: FIFOGuarantees{Order: registry.OrderFIFO, Metrics: true}, Store: clientgoStore.Guarantees},
+		Guarantees: Guarantees{FIFO: FIFOGuarantees{Order: guarantee.OrderFIFO, Metrics: true}, Store: clientgoStore.Guarantees},
 	}}
 	for _, s := range stores.Impls {
 		for _, q := range FIFOs {

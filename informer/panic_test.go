@@ -13,8 +13,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 )
 
 // crashChild, set in the environment, makes

@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
-	"github.com/queuelab/queuelab/queues/crmetrics"
+	"github.com/queuelab/queuelab/queues/priorityq/crmetrics"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -18,6 +18,6 @@
 // messages, and a setting the informer cannot honour is an error.
 //
 // Impls lists client-go's own informer ("clientgo") and every store × FIFO
-// combination; queues/informer/informertest holds the conformance suite all
+// combination; informer/informertest holds the conformance suite all
 // of them pass.
 package informer

@@ -13,7 +13,7 @@ import (
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer/informertest"
 )
 
 // countingFIFO counts how the consumer pops the FIFO.

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 )
 
 // TestInformerFactory checks that the factory hands out the lab's informer

@@ -6,8 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 	"github.com/queuelab/queuelab/queues/registry"
 )
 

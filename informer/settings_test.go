@@ -17,8 +17,8 @@ import (
 	"k8s.io/klog/v2/textlogger"
 	"k8s.io/utils/ptr"
 
-	"github.com/queuelab/queuelab/queues/informer"
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 )
 
 // clientGoAndDropIn are the two informers a setting is compared on:

@@ -1,6 +1,6 @@
 // Package informertest is the conformance suite for cache.SharedIndexInformer
 // implementations: client-go's cache.NewSharedIndexInformer passes it, and
-// so must every informer of queues/informer. Each property runs an informer
+// so must every informer of informer. Each property runs an informer
 // against Source, an offline API server, inside a testing/synctest bubble:
 // time is virtual (resyncs and relist back-offs take no real time),
 // synctest.Wait makes "everything delivered" a precise moment instead of a
@@ -20,6 +20,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -31,7 +33,6 @@ import (
 
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/internal/watchdog"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // NewInformer builds a fresh informer over lw, with client-go's
@@ -42,22 +43,22 @@ type NewInformer func(t *testing.T, lw cache.ListerWatcher, exampleObject runtim
 type Option func(*config)
 
 type config struct {
-	order   registry.Order
+	order   guarantee.Order
 	ext     bool
 	timeout time.Duration
 }
 
 // WithExt declares that newInformer's informers recover a handler's panic
 // and skip only its event even while utilruntime.ReallyCrash is on
-// (queues/informer's Options.RecoverHandlerPanics; client-go's listener
+// (informer's Options.RecoverHandlerPanics; client-go's listener
 // re-panics then, crashing the process). With it the [ext] property runs
 // in place of the one holding panics to client-go's behaviour.
 func WithExt() Option { return func(c *config) { c.ext = true } }
 
 // WithOrder declares the order across keys in which the informer's
-// handlers hear of changes (default registry.OrderFIFO); with
-// registry.OrderPerShard the properties check each key's order alone.
-func WithOrder(o registry.Order) Option { return func(c *config) { c.order = o } }
+// handlers hear of changes (default guarantee.OrderFIFO); with
+// guarantee.OrderPerShard the properties check each key's order alone.
+func WithOrder(o guarantee.Order) Option { return func(c *config) { c.order = o } }
 
 // WithTimeout sets each subtest's deadlock watchdog (default
 // watchdog.DefaultTimeout).
@@ -104,7 +105,7 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 
 type informerSuite struct {
 	newInformer NewInformer
-	order       registry.Order
+	order       guarantee.Order
 }
 
 // errorPause outlasts utilruntime.HandleError's pause of its caller. The
@@ -115,11 +116,11 @@ type informerSuite struct {
 const errorPause = 200 * 365 * 24 * time.Hour
 
 // assertOrdered checks that got is want: in want's order under
-// registry.OrderFIFO, or under OrderPerShard the same events with each
+// guarantee.OrderFIFO, or under OrderPerShard the same events with each
 // key's in want's order (keys of different shards may overtake each other).
 func (s informerSuite) assertOrdered(t *testing.T, want, got []string, msg string) {
 	t.Helper()
-	if s.order == registry.OrderFIFO {
+	if s.order == guarantee.OrderFIFO {
 		assert.Equal(t, want, got, msg)
 		return
 	}
@@ -463,7 +464,7 @@ func (s informerSuite) panickingHandler(t *testing.T) {
 	assert.Empty(t, bad.Got(), "paused after the panic on the initial add")
 	time.Sleep(time.Second)
 	synctest.Wait()
-	if s.order == registry.OrderFIFO { // otherwise ns/b may come first
+	if s.order == guarantee.OrderFIFO { // otherwise ns/b may come first
 		assert.Equal(t, []string{"add ns/a 2 false"}, bad.Got(), "paused after the panic on ns/b")
 	}
 	time.Sleep(time.Second)

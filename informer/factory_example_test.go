@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer"
+	"github.com/queuelab/queuelab/informer"
 )
 
 // podListWatch lists and watches pods through client, as the generated

@@ -12,7 +12,7 @@ import (
 
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
+	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )

@@ -1,4 +1,4 @@
-package informer_test
+package priorityq_test
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
-	"github.com/queuelab/queuelab/queues/informer"
-	"github.com/queuelab/queuelab/queues/informer/informertest"
+	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 )
 
 // podMapper maps the pod kind without asking a server for discovery.
@@ -49,9 +49,9 @@ func watchingController(name string, src source.Source) (controller.Controller, 
 	return c, seen
 }
 
-// runController starts c until ctx is done; the returned channel closes
+// startController starts c until ctx is done; the returned channel closes
 // when it has stopped.
-func runController(ctx context.Context, c controller.Controller) <-chan struct{} {
+func startController(ctx context.Context, c controller.Controller) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -76,7 +76,7 @@ func collect(seen <-chan string, n int) []string {
 // cache.Options.NewInformer; a controller watching a kind through that
 // cache then runs on the lab's informer. Here the API server is an
 // in-process stand-in (informertest.Source over httptest).
-func ExampleNewInformerFunc_controllerRuntime() {
+func Example_informerNewInformer() {
 	src := informertest.NewSource(informertest.Pod("default", "web-1", "web"), informertest.Pod("default", "web-2", "web"))
 	srv := httptest.NewServer(src)
 	defer srv.Close()
@@ -101,7 +101,7 @@ func ExampleNewInformerFunc_controllerRuntime() {
 		defer close(cacheDone)
 		_ = cache.Start(ctx)
 	}()
-	done := runController(ctx, c)
+	done := startController(ctx, c)
 	fmt.Println(collect(seen, 2))
 	src.Create(informertest.Pod("default", "web-3", "web"))
 	fmt.Println(collect(seen, 1))
@@ -120,7 +120,7 @@ func ExampleNewInformerFunc_controllerRuntime() {
 
 // source.Informer feeds a controller-runtime controller from any informer,
 // the lab's included, built and run by the caller.
-func ExampleInformer_controllerRuntimeSource() {
+func Example_informerSource() {
 	src := informertest.NewSource(informertest.Pod("default", "web-1", "web"))
 	inf, err := informer.NewSharedIndexInformer(src.ListerWatcher(), &corev1.Pod{}, informer.Options{})
 	if err != nil {
@@ -134,7 +134,7 @@ func ExampleInformer_controllerRuntimeSource() {
 		defer close(infDone)
 		inf.RunWithContext(ctx)
 	}()
-	done := runController(ctx, c)
+	done := startController(ctx, c)
 	fmt.Println(collect(seen, 1))
 	src.Update(informertest.Pod("default", "web-1", "web-v2"))
 	fmt.Println(collect(seen, 1))

@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/informer/internal/fanout"
+	"github.com/queuelab/queuelab/informer/internal/fanout"
 )
 
 // collector is the consumer's event handler: it turns what one pop did to

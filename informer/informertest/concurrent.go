@@ -12,13 +12,13 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/queuelab/queuelab/guarantee"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // The concurrent properties draw a small stream from each of these seeds:
@@ -271,7 +271,7 @@ func (h changeLog) perKey(n notified, attached bool) error {
 
 // sameOrder checks a registration against ref, one attached from before
 // the stream began, for an informer that hands every handler its changes
-// in one order across keys (registry.OrderFIFO: client-go distributes
+// in one order across keys (guarantee.OrderFIFO: client-go distributes
 // each change to every listener under one lock, and registers a listener
 // under that lock too). That order is not the Source's: a DeltaFIFO pops a
 // key's queued changes together, at the key's first place in the queue.
@@ -426,7 +426,7 @@ func (s informerSuite) concurrentRegistration(t *testing.T) {
 			if err == nil {
 				err = h.perKey(n, p.how == kept)
 			}
-			if err == nil && s.order == registry.OrderFIFO {
+			if err == nil && s.order == guarantee.OrderFIFO {
 				err = h.sameOrder(ref, n, p.how == kept)
 			}
 			if err != nil {

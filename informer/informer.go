@@ -15,8 +15,8 @@ import (
 	"k8s.io/utils/clock"
 	"k8s.io/utils/ptr"
 
-	"github.com/queuelab/queuelab/queues/deltafifo/consumer"
-	"github.com/queuelab/queuelab/queues/informer/internal/fanout"
+	"github.com/queuelab/queuelab/informer/consumer"
+	"github.com/queuelab/queuelab/informer/internal/fanout"
 	"github.com/queuelab/queuelab/stores"
 )
 

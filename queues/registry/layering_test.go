@@ -26,7 +26,7 @@ var buildingBlocks = []string{
 // libraryRoots are the trees a controller imports: the queue and store
 // families, their exported conformance suites and the internal packages
 // they share.
-var libraryRoots = []string{"queues", "stores"}
+var libraryRoots = []string{"queues", "stores", "informer", "guarantee"}
 
 // TestLibraryLayering: nothing a controller imports (queues/..., stores/...,
 // their exported suites included) may depend, directly or through another

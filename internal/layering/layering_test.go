@@ -1,4 +1,4 @@
-package registry_test
+package layering_test
 
 import (
 	"go/parser"

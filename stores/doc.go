@@ -23,10 +23,10 @@
 //     ByIndex or Index answer is the store at one instant, a Transaction is
 //     seen whole or not at all, an update is seen by every call at once —
 //     and no reader ever holds up the writer: readers load an immutable
-//     version (MVCC) and never lock. It is the informer's default store
-//     (informer.DefaultStore) and the one to choose when listers scan while
-//     the informer writes. It pays allocations on every write and about
-//     twice Mutex's memory.
+//     version (MVCC) and never lock. It is the default store of package
+//     informer, and the one to choose when listers scan while the informer
+//     writes. It pays allocations on every write and about twice Mutex's
+//     memory.
 //   - Mutex is client-go's design (one RWMutex) with a compact index:
 //     faster ByIndex, Update and List, an update that keeps its index
 //     values allocates nothing, and about half client-go's memory. Every

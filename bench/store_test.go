@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/stores"
 )
 
 // The store benchmarks' population: 100000 objects over 100 namespaces
@@ -59,7 +59,7 @@ func valueNames(prefix string, n int) []string {
 var population = sync.OnceValue(func() *storePopulation { return newStorePopulation(storeObjects, storeNamespaces) })
 
 // build returns a store made by newStore holding version 0 of p.
-func build(newStore stores.New, p *storePopulation) cache.ThreadSafeStore {
+func build(newStore func(cache.Indexers) cache.ThreadSafeStore, p *storePopulation) cache.ThreadSafeStore {
 	st := newStore(testobj.Indexers())
 	for i, o := range p.versions[0] {
 		st.Add(p.keys[i], o)
@@ -75,7 +75,7 @@ func build(newStore stores.New, p *storePopulation) cache.ThreadSafeStore {
 // share of an allocating operation is not larger for implementations listed
 // later.
 func perImpl(b *testing.B, p *storePopulation, body func(b *testing.B, st cache.ThreadSafeStore)) {
-	for _, e := range stores.Impls {
+	for _, e := range registry.Stores() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			st := build(e.New, p)
 			b.ReportAllocs()
@@ -207,7 +207,7 @@ func contend(b *testing.B, st cache.ThreadSafeStore, p *storePopulation, readers
 // objects and keys themselves (allocated before the first measurement):
 // live heap after a GC with the store built, minus before.
 func benchMemory(b *testing.B, p *storePopulation) {
-	for _, e := range stores.Impls {
+	for _, e := range registry.Stores() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			var retained float64

@@ -96,7 +96,9 @@ func newLFCol(name string, fn cache.IndexFunc) *lfCol {
 	return &lfCol{indexFn: newIndexFn(name, fn), postings: newLFMap[posting](0)}
 }
 
-// NewLockFree returns an empty LockFree store.
+// NewLockFree returns an empty LockFree store, for readers that must never
+// wait for the writer and can take scans that mix instants. It fails only
+// when opts sets Shards, which a LockFree store has no use for.
 func NewLockFree(opts Options) (*LockFree, error) {
 	_, kept, err := opts.check("NewLockFree", false)
 	if err != nil {

@@ -24,7 +24,9 @@ type Mutex struct {
 	opts     options
 }
 
-// NewMutex returns an empty Mutex store.
+// NewMutex returns an empty Mutex store: client-go's guarantees at about
+// half its memory. It fails only when opts sets Shards, which a Mutex
+// store has no use for.
 func NewMutex(opts Options) (*Mutex, error) {
 	_, kept, err := opts.check("NewMutex", false)
 	if err != nil {

@@ -9,8 +9,13 @@ import (
 	"github.com/queuelab/queuelab/internal/shard"
 )
 
-// Options configures NewMutex, NewSharded and NewLockFree. The zero value
-// is valid for each: no indexers, the default shard count, errors logged.
+// Options configures every store of this package, so that switching a
+// controller from one store to another (NewMutex, NewSharded, NewLockFree,
+// NewSnapshot) changes the constructor's name and nothing else. The zero
+// value is valid for each: no indexers, the default shard count, errors
+// logged. A field a constructor does not take (Shards, except for
+// NewSharded) must be zero; the constructor returns an error otherwise, so
+// a setting is never silently ignored.
 type Options struct {
 	// Indexers are the store's initial index functions (copied); more can
 	// be added with AddIndexers.

@@ -7,20 +7,23 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
-// ours builds each of this package's stores with opts (and four shards
-// for the sharded one).
+// ours builds each of this package's stores that write in place with opts
+// (and four shards for the sharded one); Snapshot, which copies on every
+// write, has tests of its own.
 func ours(t *testing.T, opts stores.Options) map[string]stores.Store {
+	t.Helper()
 	sharded := opts
 	sharded.Shards = 4
-	return map[string]stores.Store{
-		"mutex":    registry.Must(stores.NewMutex(opts)),
-		"sharded":  registry.Must(stores.NewSharded(sharded)),
-		"lockfree": registry.Must(stores.NewLockFree(opts)),
+	m, err1 := stores.NewMutex(opts)
+	s, err2 := stores.NewSharded(sharded)
+	l, err3 := stores.NewLockFree(opts)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
 	}
+	return map[string]stores.Store{"mutex": m, "sharded": s, "lockfree": l}
 }
 
 func TestErrorHandlerReceivesIndexErrors(t *testing.T) {
@@ -65,5 +68,8 @@ func TestConstructorsRejectBadShards(t *testing.T) {
 	}
 	if _, err := stores.NewLockFree(stores.Options{Shards: 2}); err == nil {
 		t.Error("NewLockFree with shards succeeded")
+	}
+	if _, err := stores.NewSnapshot(stores.Options{Shards: 2}); err == nil {
+		t.Error("NewSnapshot with shards succeeded")
 	}
 }

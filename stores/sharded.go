@@ -98,7 +98,10 @@ type rvMark struct {
 	seq uint64
 }
 
-// NewSharded returns an empty Sharded store.
+// NewSharded returns an empty Sharded store of opts.Shards shards (four per
+// GOMAXPROCS when zero; rounded up to a power of two), for writers that
+// should not queue behind one lock. It fails when Shards is negative or
+// above 65536.
 func NewSharded(opts Options) (*Sharded, error) {
 	n, kept, err := opts.check("NewSharded", true)
 	if err != nil {

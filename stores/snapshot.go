@@ -102,7 +102,9 @@ type snapValue struct {
 
 func (v snapValue) champKey() string { return v.value }
 
-// NewSnapshot returns an empty Snapshot store.
+// NewSnapshot returns an empty Snapshot store: every guarantee of
+// client-go's, and readers that never hold up the writer. It fails only
+// when opts sets Shards, which a Snapshot store has no use for.
 func NewSnapshot(opts Options) (*Snapshot, error) {
 	_, kept, err := opts.check("NewSnapshot", false)
 	if err != nil {

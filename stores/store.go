@@ -110,6 +110,8 @@ type unknownTransactionError struct {
 	key string
 }
 
+// Error names the type and the key, so a log line identifies the caller's
+// mistake.
 func (e *unknownTransactionError) Error() string {
 	return "unknown transaction type " + string(e.typ) + " for key " + e.key
 }

@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -33,7 +33,7 @@ type storeImpl struct {
 
 func storeImpls() []impl[storeImpl] {
 	var out []impl[storeImpl]
-	for _, e := range stores.Impls {
+	for _, e := range registry.Stores() {
 		si := storeImpl{name: e.Name}
 		if e.Name == registry.Baseline {
 			si.new = func(indexers cache.Indexers, _ *[]error) cache.ThreadSafeStore { return e.New(indexers) }

@@ -12,12 +12,12 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/workq"
-	"github.com/queuelab/queuelab/stores"
+	"github.com/queuelab/queuelab/stores/storetest"
 )
 
 // droppingQueue loses every 1000th Add.
@@ -104,10 +104,10 @@ func brokenRegistries() Registries {
 	}})
 	r.Stores = append(r.Stores, StoreEntry{Name: "losesdelete", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &losingStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
-	}, Guarantees: stores.Guarantees{}})
+	}, Guarantees: storetest.Guarantees{}})
 	r.Stores = append(r.Stores, StoreEntry{Name: "flickers", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &flickeringStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
-	}, Guarantees: stores.Guarantees{}})
+	}, Guarantees: storetest.Guarantees{}})
 	return r
 }
 

@@ -22,10 +22,13 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/client-go/tools/cache"
+
 	"github.com/queuelab/queuelab/informer"
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
-	"github.com/queuelab/queuelab/stores"
+	"github.com/queuelab/queuelab/stores/storetest"
 )
 
 // Kind names a pipeline.
@@ -63,7 +66,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 
 // Entry types of the three families a stack draws from.
 type (
-	StoreEntry = registry.Entry[stores.New, stores.Guarantees]
+	StoreEntry = labregistry.Entry[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
 	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
 	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
 )
@@ -104,7 +107,7 @@ func (s Stack) names(k Kind) []string {
 // Registries are the lists stacks are resolved against; Default uses the
 // families' registries, tests substitute their own entries.
 type Registries struct {
-	Stores registry.List[stores.New, stores.Guarantees]
+	Stores labregistry.List[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
 	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
 	WorkQs registry.List[workq.New[string], workq.Guarantees]
 }
@@ -113,7 +116,7 @@ type Registries struct {
 // edits or appends to them (tests building fixtures) cannot change the
 // registries themselves.
 func Default() Registries {
-	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: InformerFIFOs(), WorkQs: slices.Clone(workq.Impls[string]())}
+	return Registries{Stores: labregistry.Stores(), FIFOs: InformerFIFOs(), WorkQs: slices.Clone(workq.Impls[string]())}
 }
 
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",

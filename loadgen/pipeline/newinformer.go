@@ -9,8 +9,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/informer"
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
-	"github.com/queuelab/queuelab/stores"
 )
 
 // InformerPath is what a measurement drives of an informer: the part of
@@ -73,7 +73,7 @@ func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o In
 	if fifo == registry.Baseline {
 		fifo = informer.ClientGoFIFO
 	}
-	_, storeErr := stores.Impls.Lookup(st.Store.Name)
+	_, storeErr := labregistry.Stores().Lookup(st.Store.Name)
 	_, fifoErr := informer.FIFOs.Lookup(fifo)
 	var inf cache.SharedIndexInformer
 	switch {

@@ -26,7 +26,7 @@ func mentions(err error, s string) bool {
 // every index must equal a recomputation from the writers' final state.
 func (s storeSuite) concurrent(t *testing.T) {
 	const writers, readers, keysPerWriter, opsPerWriter, apps = 4, 4, 48, 1500, 6
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ts := transactional(t, st)
 
 	finals := make([]map[string]any, writers)
@@ -177,7 +177,7 @@ func (s storeSuite) replaceAtomic(t *testing.T) {
 			contents[c][keyOf(o)] = o
 		}
 	}
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	st.Replace(maps.Clone(contents[0]), "1")
 	stop := whileReading(2, func() bool {
 		if objs, apps := st.List(), st.ListIndexFuncValues(appIndex); len(objs) != n || !oneGeneration(objs) || len(apps) != 1 {

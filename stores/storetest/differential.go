@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -9,54 +10,58 @@ import (
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
-// RunDifferential applies ops seeded random operations to a store built by
-// newStore and to client-go's threadSafeMap, and after every operation
-// compares everything a caller can observe: Get of every key, List,
-// ListKeys, and for every index (plus an unknown one) ListIndexFuncValues,
-// ByIndex and IndexKeys of every value, Index of probe objects, and
-// LastStoreSyncResourceVersion; lists compare as sets. A mismatch fails the
-// test with the seed and the operation trace.
-func RunDifferential(t *testing.T, newStore NewStore, seed uint64, ops int) {
+// Diff applies the operations decoded from ops (any byte string is a valid
+// program; every byte is one choice of the operation generator) to a store
+// built by newStore and to client-go's threadSafeMap, and after every
+// operation compares everything a caller can observe: Get of every key,
+// List, ListKeys, and for every index (plus an unknown one)
+// ListIndexFuncValues, ByIndex and IndexKeys of every value, Index of probe
+// objects, and LastStoreSyncResourceVersion; lists compare as sets. A
+// mismatch fails the test with the operation trace, and ops is kept for
+// replay (suite.KeepFailingOps).
+//
+// The operations run one at a time, so every store, whatever g declares,
+// must answer exactly as client-go's does: the guarantees a store may relax
+// concern only what readers observe while a write is in progress. g is
+// taken so that Diff is called as Run is.
+func Diff(t *testing.T, newStore func(indexers cache.Indexers) cache.ThreadSafeStore, g Guarantees, ops []byte) {
 	t.Helper()
-	g := &generator{src: randSource{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}}
-	d := newDifferential(t, newStore, fmt.Sprintf("seed %d", seed))
-	for range ops {
-		if !d.step(g.next()) {
+	suite.KeepFailingOps(t, ops)
+	src := suite.NewOps(ops)
+	gen := &generator{src: &src}
+	d := &differential{
+		t:     t,
+		got:   newStore(Indexers()),
+		model: cache.NewThreadSafeStore(Indexers(), cache.Indices{}),
+	}
+	for !src.Done() {
+		if !d.step(gen.next()) {
 			return
 		}
 	}
 }
 
-// CheckDifferential is RunDifferential driven by fuzz input instead of a
-// seed: every byte is one choice of the same generator.
-func CheckDifferential(t *testing.T, newStore NewStore, data []byte) {
-	t.Helper()
-	src := &byteSource{data: data}
-	g := &generator{src: src}
-	d := newDifferential(t, newStore, fmt.Sprintf("fuzz input %x", data))
-	for !src.exhausted() {
-		if !d.step(g.next()) {
-			return
-		}
-	}
+// seedOpsLen is how many bytes SeedOps makes: a few hundred operations.
+const seedOpsLen = 2048
+
+// SeedOps returns the pseudo-random operations seed stands for, for Diff:
+// a seeded run and its replay from a committed file decode the same bytes.
+func SeedOps(seed uint64) []byte {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	ops := make([]byte, seedOpsLen)
+	_, _ = rand.NewChaCha8(key).Read(ops) // never fails
+	return ops
 }
 
 type differential struct {
 	t          *testing.T
 	got, model cache.ThreadSafeStore
-	origin     string
 	trace      []string
-}
-
-func newDifferential(t *testing.T, newStore NewStore, origin string) *differential {
-	return &differential{
-		t:      t,
-		got:    newStore(t, Indexers()),
-		model:  cache.NewThreadSafeStore(Indexers(), cache.Indices{}),
-		origin: origin,
-	}
 }
 
 // step applies o to both stores and compares them; false after a failure.
@@ -66,8 +71,8 @@ func (d *differential) step(o op) bool {
 	o.apply(d.got)
 	o.apply(d.model)
 	if diff := compareStores(d.got, d.model); diff != "" {
-		d.t.Errorf("%s: after operation %d the store differs from client-go's: %s\ntrace:\n  %s",
-			d.origin, len(d.trace), diff, strings.Join(d.trace, "\n  "))
+		d.t.Errorf("after operation %d the store differs from client-go's: %s\ntrace:\n  %s",
+			len(d.trace), diff, strings.Join(d.trace, "\n  "))
 		return false
 	}
 	return true

@@ -3,35 +3,13 @@ package storetest
 import (
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
-
-// source is where the operation generator draws its choices from: a seeded
-// PRNG for the differential test, the fuzzer's bytes for the fuzz target.
-type source interface{ intn(n int) int }
-
-type randSource struct{ r *rand.Rand }
-
-func (s randSource) intn(n int) int { return s.r.IntN(n) }
-
-// byteSource reads choices from fuzz input; once exhausted it yields zeros
-// (which the generator treats as "stop").
-type byteSource struct{ data []byte }
-
-func (s *byteSource) intn(n int) int {
-	if len(s.data) == 0 {
-		return 0
-	}
-	b := int(s.data[0])
-	s.data = s.data[1:]
-	return b % n
-}
-
-func (s *byteSource) exhausted() bool { return len(s.data) == 0 }
 
 // The generator's universe is small so that operations collide: few keys,
 // namespaces, app values and tags.
@@ -62,28 +40,28 @@ type op struct {
 // generator produces random operations whose objects are shared by every
 // store they are applied to, so results compare by identity.
 type generator struct {
-	src  source
+	src  *suite.Ops
 	step int
 }
 
 func (g *generator) object(k int) any {
 	ns, name := nsName(k%genNamespaces), objName(k)
 	app := ""
-	if a := g.src.intn(genApps + 1); a < genApps {
+	if a := g.src.Intn(genApps + 1); a < genApps {
 		app = appValue(a)
 	}
 	var tags []string
-	for range g.src.intn(3) {
-		tags = append(tags, "t"+itoa(g.src.intn(genTags)))
+	for range g.src.Intn(3) {
+		tags = append(tags, "t"+itoa(g.src.Intn(genTags)))
 	}
 	return object(ns, name, itoa(g.step), app, strings.Join(tags, ","))
 }
 
 func (g *generator) next() op {
 	g.step++
-	k := g.src.intn(genKeys)
+	k := g.src.Intn(genKeys)
 	key := nsName(k%genNamespaces) + "/" + objName(k)
-	switch g.src.intn(16) {
+	switch g.src.Intn(16) {
 	case 0, 1, 2, 3, 4:
 		o := g.object(k)
 		return op{fmt.Sprintf("Update(%s)", describe(o)), func(s cache.ThreadSafeStore) { s.Update(key, o) }}
@@ -97,8 +75,8 @@ func (g *generator) next() op {
 		return op{fmt.Sprintf("DeleteWithObject(%s)", describe(o)), func(s cache.ThreadSafeStore) { s.DeleteWithObject(key, o) }}
 	case 10:
 		items := map[string]any{}
-		for range g.src.intn(genKeys) {
-			j := g.src.intn(genKeys)
+		for range g.src.Intn(genKeys) {
+			j := g.src.Intn(genKeys)
 			items[nsName(j%genNamespaces)+"/"+objName(j)] = g.object(j)
 		}
 		rv := itoa(g.step)
@@ -120,10 +98,10 @@ func (g *generator) next() op {
 func (g *generator) transaction() op {
 	var txns []cache.ThreadSafeStoreTransaction
 	var descs []string
-	for range 1 + g.src.intn(4) {
-		k := g.src.intn(genKeys)
+	for range 1 + g.src.Intn(4) {
+		k := g.src.Intn(genKeys)
 		o := g.object(k)
-		typ := []cache.TransactionType{cache.TransactionTypeAdd, cache.TransactionTypeUpdate, cache.TransactionTypeDelete}[g.src.intn(3)]
+		typ := []cache.TransactionType{cache.TransactionTypeAdd, cache.TransactionTypeUpdate, cache.TransactionTypeDelete}[g.src.Intn(3)]
 		txns = append(txns, txn(typ, o))
 		descs = append(descs, string(typ)+" "+describe(o))
 	}

@@ -9,32 +9,28 @@ import (
 	"github.com/queuelab/queuelab/internal/suite"
 )
 
-// NewIndexer builds a fresh, empty Indexer with the given key function and
-// indexers.
-type NewIndexer func(t *testing.T, keyFunc cache.KeyFunc, indexers cache.Indexers) cache.Indexer
-
 // RunIndexer runs one subtest per property of the cache.Indexer contract
 // (key functions, object-level writes, tombstones, Replace from a list,
-// transactions through cache.TransactionStore) against indexers built by
-// newIndexer. The index properties themselves are RunThreadSafeStore's.
-func RunIndexer(t *testing.T, newIndexer NewIndexer, opts ...Option) {
+// transactions through cache.TransactionStore) against fresh indexers built
+// by newIndexer, which must return an empty Indexer with the given key
+// function and indexers. The index properties themselves are Run's; g.Ext
+// decides whether an IndexFunc error must come back as an error.
+func RunIndexer(t *testing.T, newIndexer func(keyFunc cache.KeyFunc, indexers cache.Indexers) cache.Indexer, g Guarantees) {
 	t.Helper()
-	c := newConfig(opts)
-	s := indexerSuite{config: c, newIndexer: func(t *testing.T, ix cache.Indexers) cache.Indexer {
-		return newIndexer(t, cache.DeletionHandlingMetaNamespaceKeyFunc, ix)
+	s := indexerSuite{newIndexer: func(ix cache.Indexers) cache.Indexer {
+		return newIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, ix)
 	}}
-	c.runAll(t, []suite.Property{
+	runAll(t, []suite.Property{
 		{Name: "writes-by-object", Run: s.writesByObject},
 		{Name: "key-func-error-changes-nothing", Run: s.keyError},
 		{Name: "replace-from-list", Run: s.replace},
 		{Name: "transaction", Run: s.transaction},
-		{Name: "index-func-error-is-returned", Skip: suite.Unless(c.ext, extPanics), Run: s.indexError},
+		{Name: "index-func-error-is-returned", Skip: suite.Unless(g.Ext, extPanics), Run: s.indexError},
 	})
 }
 
 type indexerSuite struct {
-	config
-	newIndexer func(t *testing.T, indexers cache.Indexers) cache.Indexer
+	newIndexer func(indexers cache.Indexers) cache.Indexer
 }
 
 // getByKey adapts Indexer.GetByKey for the checks.
@@ -59,7 +55,7 @@ func mustAdd(t *testing.T, x cache.Indexer, objs ...any) map[string]any {
 }
 
 func (s indexerSuite) writesByObject(t *testing.T) {
-	x := s.newIndexer(t, Indexers())
+	x := s.newIndexer(Indexers())
 	a, b, c := object("ns1", "a", "1", "x", ""), object("ns1", "b", "2", "x", "t1"), object("ns2", "c", "3", "y", "")
 	want := mustAdd(t, x, a, b, c)
 	if got, ok, err := x.Get(object("ns1", "a", "9", "", "")); err != nil || !ok || got != any(a) {
@@ -91,7 +87,7 @@ func (s indexerSuite) writesByObject(t *testing.T) {
 }
 
 func (s indexerSuite) keyError(t *testing.T) {
-	x := s.newIndexer(t, Indexers())
+	x := s.newIndexer(Indexers())
 	want := mustAdd(t, x, object("ns1", "a", "1", "x", ""))
 	const noMeta = "an object without ObjectMeta"
 	for name, call := range map[string]func() error{
@@ -112,7 +108,7 @@ func (s indexerSuite) keyError(t *testing.T) {
 }
 
 func (s indexerSuite) replace(t *testing.T) {
-	x := s.newIndexer(t, Indexers())
+	x := s.newIndexer(Indexers())
 	mustAdd(t, x, object("ns1", "a", "1", "x", "t1"))
 	b, c := object("ns1", "b", "2", "y", "t2"), object("ns2", "c", "3", "y", "")
 	if err := x.Replace([]any{b, c}, "10"); err != nil {
@@ -123,7 +119,7 @@ func (s indexerSuite) replace(t *testing.T) {
 }
 
 func (s indexerSuite) transaction(t *testing.T) {
-	x := s.newIndexer(t, Indexers())
+	x := s.newIndexer(Indexers())
 	ts := suite.As[cache.TransactionStore](t, x)
 	a := object("ns1", "a", "1", "x", "")
 	want := mustAdd(t, x, a)
@@ -148,7 +144,7 @@ func (s indexerSuite) transaction(t *testing.T) {
 }
 
 func (s indexerSuite) indexError(t *testing.T) {
-	x := s.newIndexer(t, withFail())
+	x := s.newIndexer(withFail())
 	want := mustAdd(t, x, object("ns1", "a", "1", "x", ""))
 	wantIndexError(t, "Add", x.Add(bad("ns1", "b", "2")), "ns1/b")
 	wantIndexError(t, "Update", x.Update(bad("ns1", "a", "3")), "ns1/a")

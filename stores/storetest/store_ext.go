@@ -2,12 +2,13 @@ package storetest
 
 import (
 	"errors"
-	"github.com/queuelab/queuelab/internal/suite"
 	"strings"
 	"sync"
 	"testing"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
 // checkedStore is the error-returning write set of queuelab's stores
@@ -25,25 +26,25 @@ func (s storeSuite) runRelaxed(t *testing.T) {
 	relaxed := func(declared bool, why string) string {
 		return suite.Unless(declared, "[relaxed] the implementation declares that "+why)
 	}
-	s.runAll(t, []suite.Property{
+	runAll(t, []suite.Property{
 		{Name: "transaction-is-atomic-for-readers",
-			Skip: relaxed(s.atomicTransactions, "readers may see a Transaction partly applied"), Run: s.transactionAtomic},
+			Skip: relaxed(s.g.AtomicTransactions, "readers may see a Transaction partly applied"), Run: s.transactionAtomic},
 		{Name: "scans-are-snapshots",
-			Skip: relaxed(s.snapshotScans, "a scan may mix writes made while it runs"), Run: s.scansAreSnapshots},
+			Skip: relaxed(s.g.SnapshotScans, "a scan may mix writes made while it runs"), Run: s.scansAreSnapshots},
 		{Name: "updates-are-atomic-across-calls",
-			Skip: relaxed(s.orderedUpdates, "calls may see an update that changes index values in different orders"), Run: s.updatesAreAtomic},
+			Skip: relaxed(s.g.OrderedUpdates, "calls may see an update that changes index values in different orders"), Run: s.updatesAreAtomic},
 	})
 }
 
 // runExt runs the [ext] properties, or skips those not declared.
 func (s storeSuite) runExt(t *testing.T) {
-	ext := suite.Unless(s.ext, extPanics)
-	s.runAll(t, []suite.Property{
+	ext := suite.Unless(s.g.Ext, extPanics)
+	runAll(t, []suite.Property{
 		{Name: "index-func-error-in-update-changes-nothing", Skip: ext, Run: s.indexErrorUpdate},
 		{Name: "index-func-error-in-replace-changes-nothing", Skip: ext, Run: s.indexErrorReplace},
 		{Name: "index-func-error-in-transaction-skips-that-write", Skip: ext, Run: s.indexErrorTransaction},
 		{Name: "index-func-error-in-add-indexers-changes-nothing", Skip: ext, Run: s.indexErrorAddIndexers},
-		{Name: "reads-do-not-wait-for-a-writer", Skip: suite.Unless(s.lockFreeReads,
+		{Name: "reads-do-not-wait-for-a-writer", Skip: suite.Unless(s.g.LockFreeReads,
 			"[ext] the implementation does not declare lock-free reads (client-go's wait for its writer's lock)"),
 			Run: s.readsDoNotWaitForWriter},
 	})
@@ -68,7 +69,7 @@ func (s storeSuite) readsDoNotWaitForWriter(t *testing.T) {
 		}
 		return []string{"v"}, nil
 	}
-	st := s.newStore(t, ix)
+	st := s.newStore(ix)
 	a := object("ns1", "a", "1", "x", "")
 	want := put(st, a)
 	w := object("ns1", "writer", "2", "x", "")
@@ -100,7 +101,7 @@ func wantIndexError(t *testing.T, what string, err error, key string) {
 }
 
 func (s storeSuite) indexErrorUpdate(t *testing.T) {
-	st := s.newStore(t, withFail())
+	st := s.newStore(withFail())
 	rv := newRVChecker(t, st)
 	a := object("ns1", "a", "1", "x", "t1")
 	want := put(st, a)
@@ -115,7 +116,7 @@ func (s storeSuite) indexErrorUpdate(t *testing.T) {
 }
 
 func (s storeSuite) indexErrorReplace(t *testing.T) {
-	st := s.newStore(t, withFail())
+	st := s.newStore(withFail())
 	rv := newRVChecker(t, st)
 	want := put(st, object("ns1", "a", "1", "x", "t1"))
 	st.Replace(map[string]any{"ns1/c": object("ns1", "c", "5", "", ""), "ns1/d": bad("ns1", "d", "5")}, "9")
@@ -129,7 +130,7 @@ func (s storeSuite) indexErrorReplace(t *testing.T) {
 }
 
 func (s storeSuite) indexErrorTransaction(t *testing.T) {
-	st := s.newStore(t, withFail())
+	st := s.newStore(withFail())
 	ts := transactional(t, st)
 	a := object("ns1", "a", "1", "x", "t1")
 	want := put(st, a)
@@ -162,7 +163,7 @@ func (s storeSuite) indexErrorTransaction(t *testing.T) {
 }
 
 func (s storeSuite) indexErrorAddIndexers(t *testing.T) {
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	want := put(st, object("ns1", "a", "1", "x", ""), bad("ns1", "b", "1"))
 	err := st.AddIndexers(cache.Indexers{failIndex: failIndexFunc, "other": tagsIndexFunc})
 	if err == nil || !errors.Is(err, errBadObject) || !strings.Contains(err.Error(), failIndex) {

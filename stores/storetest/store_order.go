@@ -51,7 +51,7 @@ func (r *orderRig) unchanged(phase int64) bool { return r.state.Load()>>32 == ph
 // A key the writer is done with is found (or missed) by both.
 func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 	const n, rounds = 1000, 12
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ns := nsName(0)
 	name := func(round int64, i int) string { return objName(int(round)*n + i) }
 	r := &orderRig{}
@@ -116,10 +116,10 @@ func (s storeSuite) insertsAndDeletesAreAtomic(t *testing.T) {
 // new index value and resourceVersion. A ByIndex that finds key i under
 // the round's value must be followed by a Get returning the round's
 // version; a Get returning it, by a ByIndex that no longer finds the key
-// under the previous round's value. [relaxed: WithoutOrderedUpdates]
+// under the previous round's value. [relaxed: Guarantees.OrderedUpdates]
 func (s storeSuite) updatesAreAtomic(t *testing.T) {
 	const n, rounds = 1000, 12
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ns := nsName(0)
 	value := func(round int64, i int) string { return "r" + itoa(int(round)) + "-" + itoa(i) }
 	write := func(round int64, i int) {

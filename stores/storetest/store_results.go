@@ -15,7 +15,7 @@ import (
 // call that matches nothing returns an empty, non-nil one, as client-go's
 // do (a caller may tell the two apart, or compare with reflect.DeepEqual).
 func (s storeSuite) resultsBelongToCaller(t *testing.T) {
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	want := put(st,
 		object("ns1", "a", "1", "x", "t1,t2"),
 		object("ns1", "b", "1", "x", "t1"),

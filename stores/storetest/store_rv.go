@@ -30,7 +30,7 @@ func (c rvChecker) want(after, rv string) {
 }
 
 func (s storeSuite) resourceVersion(t *testing.T) {
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	rv := newRVChecker(t, st)
 	rv.want("creation", "")
 	put(st, object("ns1", "a", "10", "x", ""))
@@ -50,7 +50,7 @@ func (s storeSuite) resourceVersion(t *testing.T) {
 	st.Replace(map[string]any{}, "")
 	rv.want(`Replace rv=""`, "")
 
-	plain := s.newStore(t, cache.Indexers{})
+	plain := s.newStore(cache.Indexers{})
 	prv := newRVChecker(t, plain)
 	plain.Add("k", object("", "k", "60", "", ""))
 	plain.Add("s", "not an object")

@@ -15,10 +15,10 @@ import (
 // to the round's resourceVersion; every state the store passes through has
 // those versions non-increasing in object order. A scan that returns a
 // later version for object j than for an earlier object i mixed two
-// instants. [relaxed: WithoutSnapshotScans]
+// instants. [relaxed: Guarantees.SnapshotScans]
 func (s storeSuite) scansAreSnapshots(t *testing.T) {
 	const n, rounds = 128, 150
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ns := nsName(0)
 	write := func(round int) {
 		for i := range n {

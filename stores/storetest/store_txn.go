@@ -20,7 +20,7 @@ func transactional(t *testing.T, st cache.ThreadSafeStore) cache.ThreadSafeStore
 }
 
 func (s storeSuite) transaction(t *testing.T) {
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ts := transactional(t, st)
 	rv := newRVChecker(t, st)
 	a, b := object("ns1", "a", "1", "x", "t1"), object("ns1", "b", "2", "x", "")
@@ -51,7 +51,7 @@ func (s storeSuite) transaction(t *testing.T) {
 // never see two generations at once.
 func (s storeSuite) transactionAtomic(t *testing.T) {
 	const keys, generations = 16, 150
-	st := s.newStore(t, Indexers())
+	st := s.newStore(Indexers())
 	ts := transactional(t, st)
 	gen := func(g int) []cache.ThreadSafeStoreTransaction {
 		txns := make([]cache.ThreadSafeStoreTransaction, keys)

@@ -9,7 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/stores"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 // Store is the part of client-go's cache.ThreadSafeStore the store
@@ -317,7 +317,7 @@ func CheckStore(cfg Config, impl string, relaxed bool, views StoreViews, newS fu
 // each against the model its declared guarantees allow.
 func CheckStores(cfg Config) []Result {
 	var out []Result
-	for _, e := range stores.Impls {
+	for _, e := range registry.Stores() {
 		views := OneView
 		if !e.Guarantees.OrderedUpdates {
 			views = SplitViews

@@ -24,7 +24,7 @@ func Example() {
 		return &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, ResourceVersion: rv}}
 	}
 	_ = q.Replace([]any{pod("web-1", "1"), pod("web-2", "1")}, "1") // the Reflector's list
-	_ = q.Add(pod("db-0", "2"))                                      // then its watch events
+	_ = q.Add(pod("db-0", "2"))                                     // then its watch events
 	_ = q.Update(pod("web-1", "3"))
 	_ = q.Delete(pod("web-2", "4"))
 

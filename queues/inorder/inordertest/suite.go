@@ -1,8 +1,3 @@
-// Package inordertest is the conformance suite of the in-order FIFO family
-// (queues/inorder): RealFIFO's contract as client-go v0.37 implements it,
-// which client-go's RealFIFO passes in both its modes, plus a seeded
-// differential check against RealFIFO and the generator behind its fuzz
-// target.
 package inordertest
 
 import (

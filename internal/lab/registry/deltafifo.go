@@ -23,19 +23,19 @@ func DeltaFIFOs() List[func(opts cache.DeltaFIFOOptions) cache.Queue, deltafifot
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, global FIFO order, interned keys, arena-allocated Deltas, ring-buffer queue, PopBatch",
-			New:        deltaFIFOEntry(deltafifo.NewMutex),
+			New:        queueWith(deltafifo.NewMutex, deltaFIFOOptions),
 			Guarantees: deltafifotest.Guarantees{Order: guarantee.OrderFIFO, Ext: true, Batch: true},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "keys hashed over independently locked shards, FIFO order per shard, bulk operations under every lock",
-			New:        deltaFIFOEntry(deltafifo.NewSharded),
+			New:        queueWith(deltafifo.NewSharded, deltaFIFOOptions),
 			Guarantees: deltafifotest.Guarantees{Order: guarantee.OrderPerShard, Ext: true, Batch: true},
 		},
 		{
 			Name:       "ring",
 			Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-			New:        deltaFIFOEntry(deltafifo.NewRing),
+			New:        queueWith(deltafifo.NewRing, deltaFIFOOptions),
 			Guarantees: deltafifotest.Guarantees{Order: guarantee.OrderFIFO, Ext: true, Batch: true},
 		},
 		{
@@ -47,13 +47,10 @@ func DeltaFIFOs() List[func(opts cache.DeltaFIFOOptions) cache.Queue, deltafifot
 	}
 }
 
-// deltaFIFOEntry adapts one of queues/deltafifo's constructors to the
-// family's: the default layout settings, which are valid, so Must cannot
-// fail.
-func deltaFIFOEntry[Q cache.Queue](newQ func(deltafifo.Options) (Q, error)) func(cache.DeltaFIFOOptions) cache.Queue {
-	return func(opts cache.DeltaFIFOOptions) cache.Queue {
-		return Must(newQ(deltafifo.Options{DeltaFIFOOptions: opts}))
-	}
+// deltaFIFOOptions are the default layout settings with client-go's
+// DeltaFIFO options as they are.
+func deltaFIFOOptions(opts cache.DeltaFIFOOptions) deltafifo.Options {
+	return deltafifo.Options{DeltaFIFOOptions: opts}
 }
 
 // realFIFOPeer builds client-go's RealFIFO from the DeltaFIFO options it

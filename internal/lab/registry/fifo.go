@@ -22,28 +22,31 @@ func FIFOs() List[func(keyFunc cache.KeyFunc) cache.Queue, fifotest.Guarantees] 
 		{
 			Name:       "mutex",
 			Doc:        "one mutex, global FIFO order, ring-buffer queue, interned keys, AddIfNotPresent and ErrRequeue",
-			New:        fifoEntry(fifo.NewMutex),
+			New:        queueWith(fifo.NewMutex, fifoOptions),
 			Guarantees: fifotest.Guarantees{Order: guarantee.OrderFIFO, Ext: true},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "keys hashed over independently locked shards, FIFO order per shard, Pop from a random shard with entries",
-			New:        fifoEntry(fifo.NewSharded),
+			New:        queueWith(fifo.NewSharded, fifoOptions),
 			Guarantees: fifotest.Guarantees{Order: guarantee.OrderPerShard, Ext: true},
 		},
 		{
 			Name:       "ring",
 			Doc:        "sharded key state, queued keys handed to Pop through a lock-free MPMC queue of rings, global FIFO order",
-			New:        fifoEntry(fifo.NewRing),
+			New:        queueWith(fifo.NewRing, fifoOptions),
 			Guarantees: fifotest.Guarantees{Order: guarantee.OrderFIFO, Ext: true},
 		},
 	}
 }
 
-// fifoEntry adapts one of queues/fifo's constructors to the family's: the
-// default layout settings, which are valid, so Must cannot fail.
-func fifoEntry[Q cache.Queue](newQ func(fifo.Options) (Q, error)) func(cache.KeyFunc) cache.Queue {
-	return func(keyFunc cache.KeyFunc) cache.Queue {
-		return Must(newQ(fifo.Options{KeyFunc: keyFunc}))
-	}
+// fifoOptions are the default layout settings with client-go's one FIFO
+// setting, the key function.
+func fifoOptions(keyFunc cache.KeyFunc) fifo.Options { return fifo.Options{KeyFunc: keyFunc} }
+
+// queueWith adapts a library constructor taking its family's Options to the
+// family's registry constructor, whose argument opts turns into those
+// Options (default layout settings, which are valid, so Must cannot fail).
+func queueWith[A, O any, Q cache.Queue](newQ func(O) (Q, error), opts func(A) O) func(A) cache.Queue {
+	return func(a A) cache.Queue { return Must(newQ(opts(a))) }
 }

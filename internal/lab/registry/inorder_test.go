@@ -7,32 +7,28 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/lab/registry"
-	"github.com/queuelab/queuelab/internal/lab/registry/registrytest"
 	"github.com/queuelab/queuelab/queues/inorder"
 	"github.com/queuelab/queuelab/queues/inorder/inordertest"
 )
 
-type inOrderEntry = registry.Entry[func(inorder.Options) (inorder.Queue, error), inordertest.Guarantees]
-
-// inOrderDiffSeeds are the seeded operation sequences (seeds 0 to 39)
-// every in-order FIFO replays against client-go's RealFIFO.
-var inOrderDiffSeeds = seedRange(0, 40)
-
-// newInOrder adapts a registry entry to the suite, failing on rejected
-// options.
-func newInOrder(e inOrderEntry) inordertest.NewQueue {
-	return func(t *testing.T, opts inorder.Options) inorder.Queue {
-		q, err := e.New(opts)
-		if err != nil {
-			t.Fatalf("%s.New(%+v): %v", e.Name, opts, err)
-		}
-		t.Cleanup(q.Close)
-		return q
+// inOrderFIFOs wires the in-order family to inordertest: seeds 0 to 39, as
+// the family always ran them.
+func inOrderFIFOs() queueFamily[func(inorder.Options) (inorder.Queue, error), inordertest.Guarantees] {
+	return queueFamily[func(inorder.Options) (inorder.Queue, error), inordertest.Guarantees]{
+		list: registry.InOrderFIFOs(), opsDir: "testdata/diff/inorder", seeds: seedRange(0, 40),
+		seedOps: inordertest.SeedOps, run: inordertest.Run, diff: inordertest.Diff,
+		fresh: func(newQ func(inorder.Options) (inorder.Queue, error), g inordertest.Guarantees) cache.Queue {
+			var opts inorder.Options // atomic, the informers' mode, where declared
+			if !g.Atomic {
+				opts.KnownObjects = cache.NewStore(cache.MetaNamespaceKeyFunc)
+			}
+			return registry.Must(newQ(opts))
+		},
 	}
 }
 
-func TestInOrderFIFOsGuarantees(t *testing.T) {
-	registrytest.CheckGuarantees(t, registry.InOrderFIFOs(), map[string]inordertest.Guarantees{
+func TestInOrderFIFOsCatalogue(t *testing.T) {
+	inOrderFIFOs().testCatalogue(t, map[string]inordertest.Guarantees{
 		"clientgo":           {Atomic: true, LockWhileProcessing: true},
 		"clientgo-nonatomic": {PerObject: true},
 		"mutex":              {Atomic: true, PerObject: true, LockWhileProcessing: true},
@@ -75,27 +71,15 @@ func TestInOrderFIFOsRefuseUndeclaredModes(t *testing.T) {
 // TestInOrderFIFOs runs the in-order suite over every registered queue,
 // client-go's RealFIFO in both its modes included: a suite client-go fails
 // is a wrong suite.
-func TestInOrderFIFOs(t *testing.T) {
-	for _, e := range registry.InOrderFIFOs() {
-		t.Run("impl="+e.Name, func(t *testing.T) { inordertest.Run(t, newInOrder(e), e.Guarantees) })
-	}
-}
+func TestInOrderFIFOs(t *testing.T) { inOrderFIFOs().testRun(t) }
 
 // TestInOrderFIFOsDiff replays seeded operation sequences and every
 // committed op file of testdata/diff/inorder on every registered queue
 // against client-go's RealFIFO, in each mode it declares.
-func TestInOrderFIFOsDiff(t *testing.T) {
-	diffFamily(t, registry.InOrderFIFOs(), "testdata/diff/inorder", inOrderDiffSeeds, inordertest.SeedOps, diffInOrder)
-}
+func TestInOrderFIFOsDiff(t *testing.T) { inOrderFIFOs().testDiff(t) }
 
 // FuzzInOrderFIFOsDiff feeds fuzz input to the in-order differential check,
 // for every registered queue (see FuzzFIFOsDiff for how to run it;
 // goroutine scheduling makes one input's coverage differ between runs, so
 // keep -fuzzminimizetime small).
-func FuzzInOrderFIFOsDiff(f *testing.F) {
-	fuzzFamily(f, registry.InOrderFIFOs(), inordertest.SeedOps, diffInOrder)
-}
-
-func diffInOrder(t *testing.T, e inOrderEntry, ops []byte) {
-	inordertest.Diff(t, newInOrder(e), e.Guarantees, ops)
-}
+func FuzzInOrderFIFOsDiff(f *testing.F) { inOrderFIFOs().fuzz(f) }

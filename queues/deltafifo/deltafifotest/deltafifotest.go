@@ -32,26 +32,22 @@ type Guarantees struct {
 	Peer bool
 }
 
-// NewDeltaFIFO constructs a fresh, empty DeltaFIFO honouring opts for one
-// property. It takes the property's t so a constructor can fail it or
-// register cleanups.
-type NewDeltaFIFO func(t *testing.T, opts cache.DeltaFIFOOptions) cache.Queue
-
 // peer is the Skip of a queue declaring itself a peer.
 const peer = "peer: measured alongside the family, not held to the DeltaFIFO contract (Guarantees.Peer)"
 
 // Run checks the DeltaFIFO contract (see the package doc) on queues made by
-// newDeltaFIFO: one subtest per property, each on fresh queues under a
+// newDeltaFIFO, which builds a fresh, empty DeltaFIFO honouring opts (as
+// cache.NewDeltaFIFOWithOptions does): one subtest per property, each on fresh queues under a
 // deadlock watchdog, skipping with "[relaxed]" or "[ext]" what g does not
 // declare (and everything, visibly, for a peer). Properties include
 // concurrency hammers with exact accounting and runs under a real client-go
 // controller (Pop and PopBatch).
-func Run(t *testing.T, newDeltaFIFO NewDeltaFIFO, g Guarantees) {
+func Run(t *testing.T, newDeltaFIFO func(opts cache.DeltaFIFOOptions) cache.Queue, g Guarantees) {
 	t.Helper()
 	if g.Peer {
 		t.Skip(peer)
 	}
-	suite.Run(t, watchdog.DefaultTimeout, queuesuite.DeltaFIFOProperties(queuesuite.NewDeltaFIFO(newDeltaFIFO), config(g)))
+	suite.Run(t, watchdog.DefaultTimeout, queuesuite.DeltaFIFOProperties(perTest(newDeltaFIFO), config(g)))
 }
 
 // Diff replays the operations ops encodes (any bytes: a fuzz target's
@@ -60,14 +56,14 @@ func Run(t *testing.T, newDeltaFIFO NewDeltaFIFO, g Guarantees) {
 // KnownObjects as an informer does, and fails at the first observable
 // difference, printing the trace. A failing ops is kept for replay
 // (suite.KeepFailingOps); a peer is skipped.
-func Diff(t *testing.T, newDeltaFIFO NewDeltaFIFO, g Guarantees, ops []byte) {
+func Diff(t *testing.T, newDeltaFIFO func(opts cache.DeltaFIFOOptions) cache.Queue, g Guarantees, ops []byte) {
 	t.Helper()
 	if g.Peer {
 		t.Skip(peer)
 	}
 	suite.KeepFailingOps(t, ops)
 	watchdog.Run(t, watchdog.DefaultTimeout, func() {
-		queuesuite.DiffDeltaFIFO(t, queuesuite.NewDeltaFIFO(newDeltaFIFO), ops, config(g))
+		queuesuite.DiffDeltaFIFO(t, perTest(newDeltaFIFO), ops, config(g))
 	})
 }
 
@@ -84,3 +80,8 @@ func SeedOps(seed uint64) []byte { return queuesuite.SeedOps(seed) }
 
 // config is what g holds an implementation to.
 func config(g Guarantees) queuesuite.Config { return queuesuite.NewConfig(g.Order, g.Ext, g.Batch) }
+
+// perTest is newDeltaFIFO as the properties call it.
+func perTest(newDeltaFIFO func(cache.DeltaFIFOOptions) cache.Queue) queuesuite.NewDeltaFIFO {
+	return func(_ *testing.T, opts cache.DeltaFIFOOptions) cache.Queue { return newDeltaFIFO(opts) }
+}

@@ -22,17 +22,14 @@ type Guarantees struct {
 	Ext bool
 }
 
-// NewFIFO constructs a fresh, empty FIFO keyed by keyFunc for one property.
-// It takes the property's t so a constructor can fail it or register
-// cleanups.
-type NewFIFO func(t *testing.T, keyFunc cache.KeyFunc) cache.Queue
-
 // Run checks the FIFO contract (see the package doc) on FIFOs made by
-// newFIFO: one subtest per property, each on fresh queues under a deadlock
-// watchdog, skipping with "[relaxed]" or "[ext]" what g does not declare.
-func Run(t *testing.T, newFIFO NewFIFO, g Guarantees) {
+// newFIFO, which builds a fresh, empty FIFO keyed by keyFunc (as
+// cache.NewFIFO does): one subtest per property, each on fresh queues under
+// a deadlock watchdog, skipping with "[relaxed]" or "[ext]" what g does not
+// declare.
+func Run(t *testing.T, newFIFO func(keyFunc cache.KeyFunc) cache.Queue, g Guarantees) {
 	t.Helper()
-	suite.Run(t, watchdog.DefaultTimeout, queuesuite.FIFOProperties(queuesuite.NewFIFO(newFIFO), config(g)))
+	suite.Run(t, watchdog.DefaultTimeout, queuesuite.FIFOProperties(perTest(newFIFO), config(g)))
 }
 
 // Diff replays the operations ops encodes (any bytes: a fuzz target's
@@ -40,11 +37,11 @@ func Run(t *testing.T, newFIFO NewFIFO, g Guarantees) {
 // under a deadlock watchdog, and fails at the first observable difference,
 // printing the operation trace. Keys are compared in the order g declares.
 // A failing ops is kept for replay (suite.KeepFailingOps).
-func Diff(t *testing.T, newFIFO NewFIFO, g Guarantees, ops []byte) {
+func Diff(t *testing.T, newFIFO func(keyFunc cache.KeyFunc) cache.Queue, g Guarantees, ops []byte) {
 	t.Helper()
 	suite.KeepFailingOps(t, ops)
 	watchdog.Run(t, watchdog.DefaultTimeout, func() {
-		queuesuite.DiffFIFO(t, queuesuite.NewFIFO(newFIFO), ops, config(g))
+		queuesuite.DiffFIFO(t, perTest(newFIFO), ops, config(g))
 	})
 }
 
@@ -55,3 +52,8 @@ func SeedOps(seed uint64) []byte { return queuesuite.SeedOps(seed) }
 
 // config is what g holds an implementation to.
 func config(g Guarantees) queuesuite.Config { return queuesuite.NewConfig(g.Order, g.Ext, false) }
+
+// perTest is newFIFO as the properties call it.
+func perTest(newFIFO func(cache.KeyFunc) cache.Queue) queuesuite.NewFIFO {
+	return func(_ *testing.T, keyFunc cache.KeyFunc) cache.Queue { return newFIFO(keyFunc) }
+}

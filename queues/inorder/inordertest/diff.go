@@ -30,30 +30,31 @@ const diffSteps = 400
 // g declares (atomic as informers build it; per-object with each side's
 // consumer store as KnownObjects), and fails at the first observable
 // difference — an error, an event, a batch boundary, isInInitialList,
-// HasSynced — printing the operation trace, under a deadlock watchdog. Each side's consumer applies
-// what it pops to its own store, so per-object relists reconcile against
-// equal stores. A pop that finds both queues empty is resolved by writing a
+// HasSynced — printing the operation trace; a deadlock watchdog guards the
+// run. Each side's consumer applies what it pops to its own store
+// (queuesuite.ApplyDeltas), so per-object relists reconcile against equal
+// stores. A pop that finds both queues empty is resolved by writing a
 // sentinel to both (the run executes in a synctest bubble, which tells a
 // blocked Pop from a slow one); a pop that blocks on one side only is a
 // difference. ops may be any bytes (a fuzz target's input, or SeedOps); a
 // failing ops is kept for replay (suite.KeepFailingOps).
-func Diff(t *testing.T, newQueue NewQueue, g Guarantees, ops []byte) {
+func Diff(t *testing.T, newQueue func(opts inorder.Options) (inorder.Queue, error), g Guarantees, ops []byte) {
 	t.Helper()
 	suite.KeepFailingOps(t, ops)
 	watchdog.Run(t, watchdog.DefaultTimeout, func() {
 		if g.Atomic {
-			t.Run("mode=atomic", func(t *testing.T) { diffMode(t, newQueue, ops, false) })
+			t.Run("mode=atomic", func(t *testing.T) { diffMode(t, perTest(newQueue), ops, false) })
 		}
 		if g.PerObject {
-			t.Run("mode=per-object", func(t *testing.T) { diffMode(t, newQueue, ops, true) })
+			t.Run("mode=per-object", func(t *testing.T) { diffMode(t, perTest(newQueue), ops, true) })
 		}
 	})
 }
 
-func diffMode(t *testing.T, newQueue NewQueue, ops []byte, perObject bool) {
+func diffMode(t *testing.T, newQ newQueue, ops []byte, perObject bool) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &inorderDiff{t: t, src: suite.NewOps(ops), perObject: perObject}
-		d.cand = d.newSide(t, func(o inorder.Options) inorder.Queue { return newQueue(t, o) })
+		d.cand = d.newSide(t, func(o inorder.Options) inorder.Queue { return newQ(t, o) })
 		d.ref = d.newSide(t, func(o inorder.Options) inorder.Queue {
 			if o.KnownObjects != nil {
 				return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: o.KnownObjects})

@@ -16,12 +16,14 @@ import (
 )
 
 // Run checks the in-order FIFO contract (see the package doc) on queues
-// built by newQueue: one subtest per property, each on fresh queues under a
+// built by newQueue, which builds a fresh, empty queue honouring opts or
+// returns an error for options the implementation does not offer (one
+// that Run's declared modes need fails the test): one subtest per property, each on fresh queues under a
 // deadlock watchdog, skipping the properties of the modes g does not
 // declare.
-func Run(t *testing.T, newQueue NewQueue, g Guarantees) {
+func Run(t *testing.T, newQueue func(opts inorder.Options) (inorder.Queue, error), g Guarantees) {
 	t.Helper()
-	s := inorderSuite{Guarantees: g, newQ: newQueue}
+	s := inorderSuite{Guarantees: g, newQ: perTest(newQueue)}
 	atomic, perObject := g.atomicOnly(), g.perObjectOnly()
 	suite.Run(t, watchdog.DefaultTimeout, []suite.Property{
 		{Name: "every-event-in-arrival-order", Run: s.arrivalOrder},
@@ -48,7 +50,7 @@ func Run(t *testing.T, newQueue NewQueue, g Guarantees) {
 
 type inorderSuite struct {
 	Guarantees
-	newQ NewQueue
+	newQ newQueue
 }
 
 func (s inorderSuite) atomicQ(t *testing.T) inorder.Queue { return s.newQ(t, inorder.Options{}) }

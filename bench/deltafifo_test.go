@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/deltafifo/deltafifotest"
 )
 
@@ -50,7 +50,7 @@ func BenchmarkDeltaFIFO(b *testing.B) {
 
 func benchDeltaAddPop(b *testing.B) {
 	objs := testobj.Population(1024, 16, 8)
-	for _, e := range deltafifo.Impls {
+	for _, e := range registry.DeltaFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) { benchAddPop(b, e.New(cache.DeltaFIFOOptions{}), objs) })
 	}
 }
@@ -80,7 +80,7 @@ func drainN(b *testing.B, q cache.Queue, n int) {
 
 func benchDeltaReplace(b *testing.B, n int) {
 	known, list := relistFixture(testobj.Population(n, 16, 8))
-	for _, e := range deltafifo.Impls {
+	for _, e := range registry.DeltaFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			q := e.New(cache.DeltaFIFOOptions{KnownObjects: known, EmitDeltaTypeReplaced: true})
 			defer q.Close()
@@ -101,7 +101,7 @@ func benchDeltaReplace(b *testing.B, n int) {
 
 func benchDeltaResync(b *testing.B, n int) {
 	known, _ := relistFixture(testobj.Population(n, 16, 8))
-	for _, e := range deltafifo.Impls {
+	for _, e := range registry.DeltaFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			q := e.New(cache.DeltaFIFOOptions{KnownObjects: known})
 			defer q.Close()
@@ -122,7 +122,7 @@ func benchDeltaResync(b *testing.B, n int) {
 
 func benchDeltaPipeline(b *testing.B, producers, n int) {
 	objs := testobj.Population(n, 16, 8)
-	for _, e := range deltafifo.Impls {
+	for _, e := range registry.DeltaFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			startDeltaPipeline(e.New).measure(b, objs, producers)
 		})
@@ -175,7 +175,7 @@ func (p *queuePipeline) run(pop func() error) {
 // startDeltaPipeline's consumer pops and applies the deltas to the queue's
 // KnownObjects (so no deletion is ever ignored, and every event ends up as
 // exactly one applied delta).
-func startDeltaPipeline(newQ deltafifo.New) *queuePipeline {
+func startDeltaPipeline(newQ func(cache.DeltaFIFOOptions) cache.Queue) *queuePipeline {
 	known := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
 	p := newQueuePipeline(newQ(cache.DeltaFIFOOptions{KnownObjects: known}))
 	apply := func(item any, _ bool) error {

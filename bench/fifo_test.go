@@ -5,8 +5,8 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/testobj"
-	"github.com/queuelab/queuelab/queues/fifo"
 )
 
 // nopProcess is a Pop process function that does nothing (a package-level
@@ -21,7 +21,7 @@ var nopProcess cache.PopProcessFunc = func(any, bool) error { return nil }
 func BenchmarkFIFO(b *testing.B) {
 	objs := testobj.Population(1024, 16, 8)
 	b.Run("op=add-pop/keys=1024", func(b *testing.B) {
-		for _, e := range fifo.Impls {
+		for _, e := range registry.FIFOs() {
 			b.Run("impl="+e.Name, func(b *testing.B) { benchAddPop(b, e.New(cache.MetaNamespaceKeyFunc), objs) })
 		}
 	})

@@ -6,9 +6,11 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/informer/consumer"
+	"github.com/queuelab/queuelab/internal/lab/registry"
+	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/queues/inorder/inordertest"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -44,7 +46,7 @@ func BenchmarkInOrderFIFO(b *testing.B) {
 
 // newInOrder builds e's queue in the mode informers use when e has it, over
 // known as KnownObjects otherwise.
-func newInOrder(b *testing.B, e inorder.Entry, known cache.KeyListerGetter) inorder.Queue {
+func newInOrder(b *testing.B, e registry.Entry[func(inorder.Options) (inorder.Queue, error), inordertest.Guarantees], known cache.KeyListerGetter) inorder.Queue {
 	opts := inorder.Options{}
 	if !e.Guarantees.Atomic {
 		opts.KnownObjects = known
@@ -67,7 +69,7 @@ func informerStore() *stores.Indexer {
 
 func benchInOrderAddPop(b *testing.B) {
 	objs := testobj.Population(1024, 16, 8)
-	for _, e := range inorder.Impls {
+	for _, e := range registry.InOrderFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			benchAddPop(b, newInOrder(b, e, cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)), objs)
 		})
@@ -84,7 +86,7 @@ func benchInOrderReplace(b *testing.B, n int) {
 			partial = append(partial, o)
 		}
 	}
-	for _, e := range inorder.Impls {
+	for _, e := range registry.InOrderFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			store := informerStore()
 			var applied int64
@@ -134,7 +136,7 @@ func benchInOrderReplace(b *testing.B, n int) {
 
 func benchInOrderPipeline(b *testing.B, producers, n int) {
 	objs := testobj.Population(n, 16, 8)
-	for _, e := range inorder.Impls {
+	for _, e := range registry.InOrderFIFOs() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			store := informerStore()
 			q := newInOrder(b, e, store)

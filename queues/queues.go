@@ -1,8 +1,11 @@
-// Package queues holds what every queue family of the lab shares with its
-// callers: ErrRequeue. The families themselves are its subpackages — workq
-// (client-go's workqueue), fifo (cache.FIFO), deltafifo (cache.DeltaFIFO) —
-// each with a registry of implementations (Impls), the guarantees they
-// declare, and a conformance suite (workqtest, fifotest, deltafifotest).
+// Package queues holds what every queue family shares with its callers:
+// ErrRequeue. The families themselves are its subpackages — workq
+// (client-go's workqueue), fifo (cache.FIFO), deltafifo (cache.DeltaFIFO),
+// inorder (RealFIFO), priorityq (controller-runtime's priority queue) —
+// each exporting its implementations, one Options struct and typed
+// constructors, with a conformance suite beside it (workqtest, fifotest,
+// deltafifotest, inordertest, priorityqtest) whose Guarantees say what an
+// implementation is held to.
 package queues
 
 import "errors"
@@ -13,7 +16,7 @@ import "errors"
 // returns Err.
 //
 // client-go's queues had this once and dropped it; the lab's FIFOs and
-// DeltaFIFOs keep it, and declare so (Guarantees.Ext).
+// DeltaFIFOs keep it, and declare so to their suites (Guarantees.Ext).
 type ErrRequeue struct {
 	// Err is returned by Pop. It may be nil.
 	Err error

@@ -11,10 +11,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/fifo"
 	"github.com/queuelab/queuelab/queues/inorder"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // newQueue builds an empty FIFO-like queue (FIFO, DeltaFIFO, in-order FIFO)
@@ -263,7 +263,7 @@ var fifoLayouts = map[string]func(int) error{
 
 func fifoImpls() []impl[queueImpl] {
 	var out []impl[queueImpl]
-	for _, e := range fifo.Impls {
+	for _, e := range registry.FIFOs() {
 		qi := layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts)
 		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, qi})
 	}
@@ -297,7 +297,7 @@ var deltaFIFOLayouts = map[string]func(int) error{
 
 func deltaFIFOImpls() []impl[queueImpl] {
 	var out []impl[queueImpl]
-	for _, e := range deltafifo.Impls {
+	for _, e := range registry.DeltaFIFOs() {
 		if e.Guarantees.Peer {
 			continue // client-go's RealFIFO: the in-order tables cover it
 		}
@@ -334,7 +334,7 @@ func TestDeltaFIFOBadInput(t *testing.T) { runCases(t, deltaFIFOCases, deltaFIFO
 // per-object (upstream is client-go's non-atomic RealFIFO).
 func inorderImpls(perObject bool) []impl[queueImpl] {
 	var out []impl[queueImpl]
-	for _, e := range inorder.Impls {
+	for _, e := range registry.InOrderFIFOs() {
 		if perObject && !e.Guarantees.PerObject || !perObject && !e.Guarantees.Atomic {
 			continue
 		}

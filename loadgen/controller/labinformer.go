@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -36,7 +35,7 @@ type labInformer struct {
 
 var _ Informer = (*labInformer)(nil)
 
-func newLabInformer(lw cache.ListerWatcher, store cache.ThreadSafeStore, newFIFO deltafifo.New) (*labInformer, error) {
+func newLabInformer(lw cache.ListerWatcher, store cache.ThreadSafeStore, newFIFO func(cache.DeltaFIFOOptions) cache.Queue) (*labInformer, error) {
 	if lw == nil || store == nil || newFIFO == nil {
 		return nil, errors.New("controller: lab informer needs a ListerWatcher, a store and a DeltaFIFO")
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/queuelab/queuelab/informer"
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/internal/named"
-	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/priorityq"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
@@ -70,7 +69,7 @@ func Informers() []InformerEntry {
 		})
 	}
 	for _, st := range labregistry.Stores() {
-		for _, ff := range deltafifo.Impls {
+		for _, ff := range labregistry.DeltaFIFOs() {
 			if st.Name == registry.Baseline && ff.Name == registry.Baseline {
 				continue // client-go's parts in the lab's frame: not a stack anyone runs
 			}

@@ -1,15 +1,24 @@
-// Package deltafifo provides drop-in implementations of client-go's
-// DeltaFIFO (cache.Queue popping cache.Deltas), the queue between a Reflector
-// and an informer's store.
+// Package deltafifo provides drop-in replacements for client-go's
+// DeltaFIFO (cache.Queue popping cache.Deltas), the queue between a
+// Reflector and an informer's store, where each key accumulates the changes
+// its consumer applies.
 //
+// # Choosing a variant
+//
+// Every variant is built from one Options value: the cache.DeltaFIFOOptions
+// you would give cache.NewDeltaFIFOWithOptions, embedded as they are so a
+// caller switching from client-go changes one constructor call, plus the
+// layout settings (Shards, RingSize). The zero value is valid; a setting a
+// variant cannot honour is an error, never a queue that misbehaves later.
 // Three layouts share one implementation of the DeltaFIFO rules
 // (queues/internal/keyq underneath):
 //
-//   - Mutex: one lock, global FIFO order — client-go's shape;
-//   - Sharded: keys hashed over independently locked shards, FIFO order per
-//     shard (guarantee.OrderPerShard);
-//   - Ring: sharded key state, global FIFO order through a lock-free queue
-//     of rings.
+//   - NewMutex: one lock, global FIFO order — client-go's shape. The safe
+//     default.
+//   - NewSharded: keys hashed over independently locked shards, FIFO order
+//     per shard (guarantee.OrderPerShard), for many writers.
+//   - NewRing: sharded key state, global FIFO order through a lock-free
+//     queue of rings.
 //
 // All three are cache.QueueWithBatch (PopBatch), cache.TransformingStore and
 // cache.DoneChecker, honour every behaviour-affecting field of
@@ -18,7 +27,9 @@
 // dropped: AddIfNotPresent, ErrRequeue, Get/GetByKey/List/ListKeys, and
 // Replace/Resync that fail atomically on a key error.
 //
-// Deliberate differences from client-go, all invisible to its controller:
+// # Differences from client-go
+//
+// Deliberate, and all invisible to client-go's controller:
 //
 //   - A failed Add, Update or Delete (key or Transformer error) changes
 //     nothing; client-go marks the queue populated first, so a bad first
@@ -37,6 +48,7 @@
 //     slots/2) pops; see keyq) are let go, and a deleted object's slot
 //     goes at once.
 //
-// The behaviour is pinned down by deltafifotest.RunDeltaFIFO, which also runs
-// against client-go's DeltaFIFO.
+// The behaviour is pinned down by deltafifotest.Run and deltafifotest.Diff
+// (a differential check against client-go's DeltaFIFO), which the lab runs
+// over every variant and over client-go's DeltaFIFO itself.
 package deltafifo

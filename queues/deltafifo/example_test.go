@@ -12,7 +12,7 @@ import (
 // A lab DeltaFIFO drops in where client-go's goes: here as the Queue of a
 // store's consumer, with the store as KnownObjects, just as cache.New's
 // Config wires it.
-func ExampleNewSharded() {
+func Example() {
 	store := cache.NewStore(cache.DeletionHandlingMetaNamespaceKeyFunc)
 	q, err := deltafifo.NewSharded(deltafifo.Options{
 		DeltaFIFOOptions: cache.DeltaFIFOOptions{KnownObjects: store, EmitDeltaTypeReplaced: true},

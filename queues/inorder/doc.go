@@ -1,5 +1,5 @@
-// Package inorder is the in-order FIFO family: alternatives to client-go's
-// RealFIFO, the queue every v0.37 SharedIndexInformer pops from.
+// Package inorder provides drop-in replacements for client-go's RealFIFO,
+// the queue every v0.37 SharedIndexInformer pops from.
 //
 // An in-order FIFO keeps every event the Reflector hands it, in arrival
 // order, with no per-key compression (a DeltaFIFO merges a key's deltas; this
@@ -23,14 +23,20 @@
 // before any Replace. PopBatch hands a run of consecutive events with
 // distinct keys to one call (client-go's processDeltasInBatch writes them
 // in one transaction); a ReplacedAll, SyncAll or Bookmark event travels
-// alone. The consumer side lives in informer/consumer.
+// alone. The informer's consumer (package informer, above this one) applies
+// what a Pop hands out to its store and handlers.
 //
-// Variants:
+// # Choosing a variant
 //
-//   - Mutex: one mutex and a ring buffer; both modes. Keys are computed in a
-//     stack buffer (no allocation per event) and PopBatch's distinct-key rule
-//     uses a reused hash set instead of a set of key strings.
-//   - LockFree: producers push into the lab's lock-free MPMC queue of rings
+// Every variant is built from one Options value, whose zero value is the
+// queue informers build; a mode or setting a variant does not implement is
+// an error wrapping ErrUnsupportedMode, never a queue that pretends:
+//
+//   - NewMutex: one mutex and a ring buffer; both modes. Keys are computed
+//     in a stack buffer (no allocation per event) and PopBatch's
+//     distinct-key rule uses a reused hash set instead of a set of key
+//     strings. The one to use in per-object mode.
+//   - NewLockFree: producers push into the lab's lock-free MPMC queue of rings
 //     (internal/mpmc) and never take a lock; one consumer at a time takes
 //     events under a consumer-side mutex that writers never touch. Atomic
 //     mode only: a per-object Replace must read the queued events, which a
@@ -44,10 +50,16 @@
 // contention sharding exists to avoid, plus a merge the single queue does not
 // pay.
 //
-// Differences from client-go, all on the side of keeping events: client-go
-// keeps its lock while processing once 2000 events are queued (throttling the
-// Reflector); these queues never block writers for the consumer. Objects a
+// # Differences from client-go
+//
+// All on the side of keeping events: client-go keeps its lock while
+// processing once 2000 events are queued (throttling the Reflector); these
+// queues never block writers for the consumer. Objects a
 // consumer was handed stay reachable until the queue hands out a few hundred
 // more events (they share the hand-out buffer), instead of being dropped at
 // once.
+//
+// The behaviour is pinned down by inordertest.Run and inordertest.Diff (a
+// differential check against client-go's RealFIFO in both modes), which the
+// lab runs over every variant and over client-go's RealFIFO itself.
 package inorder

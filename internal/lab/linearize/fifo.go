@@ -11,7 +11,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/queues/fifo"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 // FIFO is the part of client-go's cache.Queue the FIFO histories call.
@@ -202,7 +202,7 @@ func CheckFIFO(cfg Config, impl string, anyOrder bool, newQ func() FIFO) Result 
 // variant declaring per-shard order gets the weaker model.
 func CheckFIFOs(cfg Config) []Result {
 	var out []Result
-	for _, e := range fifo.Impls {
+	for _, e := range registry.FIFOs() {
 		anyOrder := e.Guarantees.Order != guarantee.OrderFIFO
 		newQ := func() FIFO { return e.New(FIFOKeyFunc) }
 		out = append(out, strictToo(CheckFIFO(cfg, e.Name, anyOrder, newQ), anyOrder, func() Result {

@@ -9,6 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/inorder"
 )
 
@@ -165,7 +166,7 @@ func CheckInOrder(cfg Config, impl string, replace bool, newQ func() InOrderQueu
 // depend on them).
 func CheckInOrders(cfg Config) []Result {
 	var out []Result
-	for _, e := range inorder.Impls {
+	for _, e := range registry.InOrderFIFOs() {
 		opts := InOrderOptions()
 		if !e.Guarantees.Atomic {
 			opts.KnownObjects = cache.NewStore(opts.KeyFunction)

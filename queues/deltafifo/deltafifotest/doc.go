@@ -2,8 +2,9 @@
 // client-go's cache.Queue as cache.DeltaFIFO implements it, where each key
 // accumulates the list of changes (Deltas) an informer's consumer applies.
 // Like testing/slogtest, it is for anyone writing such a queue: call
-// RunDeltaFIFO from a test with a constructor for fresh queues and the
-// implementation's declared deltafifo.Guarantees. Each property is a
+// Run from a test with a constructor for fresh queues and the Guarantees
+// the implementation declares, and Diff with SeedOps of a few seeds (and
+// from a fuzz target with its input). Each property is a
 // subtest named for the promise it checks, run on fresh queues under a
 // deadlock watchdog (inside testing/synctest where it asserts that a Pop
 // is blocked). A property that needs a guarantee the implementation does
@@ -35,8 +36,8 @@
 //     the queue drives a real client-go controller (cache.New: Reflector,
 //     list and watch) to the source's state, through Pop and through
 //     PopBatch. A single-threaded sequence of operations gives client-go's
-//     results (DiffDeltaFIFO: seeded, trace printed on failure; the
-//     family's fuzz target explores further).
+//     results (Diff: any operation bytes, the trace printed on failure and
+//     the bytes kept for replay; seeded runs and a fuzz target drive it).
 //   - PopBatch (Guarantees.Batch) hands out exactly what the equivalent
 //     Pops would, at most 1000 deltas a batch, and reports synced only
 //     after the process function of the last initial batch returns.

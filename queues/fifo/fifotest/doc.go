@@ -1,8 +1,9 @@
 // Package fifotest is the conformance suite of the FIFO family: client-go's
 // cache.Queue as cache.FIFO implements it, where a key's newest object
 // replaces what is queued for it. Like testing/slogtest, it is for anyone
-// writing such a queue: call RunFIFO from a test with a constructor for
-// fresh FIFOs and the implementation's declared fifo.Guarantees. Each
+// writing such a queue: call Run from a test with a constructor for fresh
+// FIFOs and the Guarantees the implementation declares, and Diff with
+// SeedOps of a few seeds (and from a fuzz target with its input). Each
 // property is a subtest named for the promise it checks, run on fresh
 // queues under a deadlock watchdog (inside testing/synctest where it
 // asserts that a Pop is blocked). A property that needs a guarantee the
@@ -34,8 +35,8 @@
 //   - Under concurrent producers and one consumer, every key's last object
 //     is popped, exactly once after its last write (the hammer), and a
 //     single-threaded sequence of operations gives client-go's results
-//     (DiffFIFO: seeded, with the trace printed on failure; the family's
-//     fuzz target explores further).
+//     (Diff: any operation bytes, the trace printed on failure and the
+//     bytes kept for replay; seeded runs and a fuzz target drive it).
 //   - [ext] AddIfNotPresent queues an object only for a key that is not
 //     queued; a process function returning ErrRequeue puts the object back
 //     (with AddIfNotPresent) and Pop returns the error it wraps.

@@ -12,8 +12,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/informer/consumer"
+	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/queues/internal/queuesuite"
 )
 
 // diffKeys is the size of the key universe a differential run draws from:
@@ -23,33 +24,37 @@ const diffKeys = 6
 // diffSteps caps one run's operations.
 const diffSteps = 400
 
-// DiffInOrderFIFO replays the operations encoded in ops (writes, bad
-// writes, Replace, Resync, Bookmark, Pop and PopBatch over a handful of
-// keys) on a queue from newQueue and on client-go's RealFIFO configured
-// alike, in each mode the implementation declares (atomic as informers build
-// it; per-object with each side's consumer store as KnownObjects), and
-// fails at the first observable difference — an error, an event, a batch
-// boundary, isInInitialList, HasSynced — printing the operation trace.
-// Each side's consumer applies what it pops to its own store, so per-object
-// relists reconcile against equal stores. A pop that finds both queues
-// empty is resolved by writing a sentinel to both (the run executes in a
-// synctest bubble, which tells a blocked Pop from a slow one); a pop that
-// blocks on one side only is a difference. ops may be any bytes (the fuzz
-// target passes fuzz input).
-func DiffInOrderFIFO(t *testing.T, newQueue NewQueue, ops []byte, opts ...Option) {
-	c := newConfig(opts)
-	if c.atomic {
-		t.Run("mode=atomic", func(t *testing.T) { diffMode(t, newQueue, ops, false) })
-	}
-	if c.perObject {
-		t.Run("mode=per-object", func(t *testing.T) { diffMode(t, newQueue, ops, true) })
-	}
+// Diff replays the operations encoded in ops (writes, bad writes, Replace,
+// Resync, Bookmark, Pop and PopBatch over a handful of keys) on a queue
+// from newQueue and on client-go's RealFIFO configured alike, in each mode
+// g declares (atomic as informers build it; per-object with each side's
+// consumer store as KnownObjects), and fails at the first observable
+// difference — an error, an event, a batch boundary, isInInitialList,
+// HasSynced — printing the operation trace; a deadlock watchdog guards the
+// run. Each side's consumer applies what it pops to its own store
+// (queuesuite.ApplyDeltas), so per-object relists reconcile against equal
+// stores. A pop that finds both queues empty is resolved by writing a
+// sentinel to both (the run executes in a synctest bubble, which tells a
+// blocked Pop from a slow one); a pop that blocks on one side only is a
+// difference. ops may be any bytes (a fuzz target's input, or SeedOps); a
+// failing ops is kept for replay (suite.KeepFailingOps).
+func Diff(t *testing.T, newQueue func(opts inorder.Options) (inorder.Queue, error), g Guarantees, ops []byte) {
+	t.Helper()
+	suite.KeepFailingOps(t, ops)
+	watchdog.Run(t, watchdog.DefaultTimeout, func() {
+		if g.Atomic {
+			t.Run("mode=atomic", func(t *testing.T) { diffMode(t, perTest(newQueue), ops, false) })
+		}
+		if g.PerObject {
+			t.Run("mode=per-object", func(t *testing.T) { diffMode(t, perTest(newQueue), ops, true) })
+		}
+	})
 }
 
-func diffMode(t *testing.T, newQueue NewQueue, ops []byte, perObject bool) {
+func diffMode(t *testing.T, newQ newQueue, ops []byte, perObject bool) {
 	synctest.Test(t, func(t *testing.T) {
 		d := &inorderDiff{t: t, src: suite.NewOps(ops), perObject: perObject}
-		d.cand = d.newSide(t, func(o inorder.Options) inorder.Queue { return newQueue(t, o) })
+		d.cand = d.newSide(t, func(o inorder.Options) inorder.Queue { return newQ(t, o) })
 		d.ref = d.newSide(t, func(o inorder.Options) inorder.Queue {
 			if o.KnownObjects != nil {
 				return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: o.KnownObjects})
@@ -67,7 +72,6 @@ func diffMode(t *testing.T, newQueue NewQueue, ops []byte, perObject bool) {
 type side struct {
 	q     inorder.Queue
 	store cache.Store
-	apply *consumer.Consumer
 }
 
 func (d *inorderDiff) newSide(t *testing.T, build func(inorder.Options) inorder.Queue) side {
@@ -76,7 +80,7 @@ func (d *inorderDiff) newSide(t *testing.T, build func(inorder.Options) inorder.
 	if d.perObject {
 		o.KnownObjects = sortedKeys{store}
 	}
-	return side{q: build(o), store: store, apply: consumer.New(store, nil)}
+	return side{q: build(o), store: store}
 }
 
 // sortedKeys lists a store's keys in order, so both sides emit a relist's
@@ -199,13 +203,13 @@ func (d *inorderDiff) popAsync(s side, batch bool) chan popped {
 		var p popped
 		single := func(item any, initial bool) error {
 			p = popped{events: describeAll(item.(cache.Deltas)), initial: initial}
-			return s.apply.Process(item, initial)
+			return queuesuite.ApplyDeltas(s.store, item.(cache.Deltas))
 		}
 		var err error
 		if batch {
 			err = s.q.PopBatch(func(ds []cache.Delta, initial bool) error {
 				p = popped{events: describeAll(ds), initial: initial, batch: true}
-				return s.apply.ProcessBatch(ds, initial)
+				return queuesuite.ApplyDeltas(s.store, ds)
 			}, single)
 		} else {
 			_, err = s.q.Pop(single)
@@ -233,13 +237,18 @@ func (d *inorderDiff) finish() {
 	}
 }
 
-// Ops is a pseudo-random operation sequence of n bytes for seed: what a
-// seeded DiffInOrderFIFO run replays (print the seed to reproduce it).
-func Ops(seed uint64, n int) []byte {
+// SeedOps is the pseudo-random operation sequence a seed stands for:
+// Diff(t, newQueue, g, SeedOps(seed)) replays the run a seeded test named
+// by that seed made.
+func SeedOps(seed uint64) []byte {
 	r := rand.New(rand.NewPCG(seed, 0x10d3))
-	b := make([]byte, n)
+	b := make([]byte, seedOpsLen)
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}
 	return b
 }
+
+// seedOpsLen is enough bytes for diffSteps operations of up to three
+// choices each.
+const seedOpsLen = 3 * diffSteps

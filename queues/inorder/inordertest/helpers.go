@@ -12,9 +12,23 @@ import (
 	"github.com/queuelab/queuelab/queues/internal/queuesuite"
 )
 
-// NewQueue builds a fresh, empty queue honouring opts; an implementation
-// that rejects opts fails the test.
-type NewQueue func(t *testing.T, opts inorder.Options) inorder.Queue
+// newQueue builds a fresh, empty queue honouring opts for one property,
+// closed when the property ends; an implementation that rejects opts fails
+// the test.
+type newQueue func(t *testing.T, opts inorder.Options) inorder.Queue
+
+// perTest is a constructor as the properties call it.
+func perTest(build func(inorder.Options) (inorder.Queue, error)) newQueue {
+	return func(t *testing.T, opts inorder.Options) inorder.Queue {
+		t.Helper()
+		q, err := build(opts)
+		if err != nil {
+			t.Fatalf("New(%+v): %v", opts, err)
+		}
+		t.Cleanup(q.Close)
+		return q
+	}
+}
 
 // obj is a suite object "ns/<name>" at resource version rv.
 func obj(name, rv string) *metav1.PartialObjectMetadata {

@@ -1,8 +1,3 @@
-// Package inordertest is the conformance suite of the in-order FIFO family
-// (queues/inorder): RealFIFO's contract as client-go v0.37 implements it,
-// which client-go's RealFIFO passes in both its modes, plus a seeded
-// differential check against RealFIFO and the generator behind its fuzz
-// target.
 package inordertest
 
 import (
@@ -16,18 +11,21 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/suite"
+	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/inorder"
 )
 
-// RunInOrderFIFO runs one subtest per property of the in-order FIFO
-// contract against queues built by newQueue, skipping the properties of the
-// modes opts say the implementation lacks.
-func RunInOrderFIFO(t *testing.T, newQueue NewQueue, opts ...Option) {
+// Run checks the in-order FIFO contract (see the package doc) on queues
+// built by newQueue, which builds a fresh, empty queue honouring opts or
+// returns an error for options the implementation does not offer (one
+// that Run's declared modes need fails the test): one subtest per property, each on fresh queues under a
+// deadlock watchdog, skipping the properties of the modes g does not
+// declare.
+func Run(t *testing.T, newQueue func(opts inorder.Options) (inorder.Queue, error), g Guarantees) {
 	t.Helper()
-	c := newConfig(opts)
-	s := inorderSuite{config: c, newQ: newQueue}
-	atomic, perObject := c.atomicOnly(), c.perObjectOnly()
-	suite.Run(t, c.timeout, []suite.Property{
+	s := inorderSuite{Guarantees: g, newQ: perTest(newQueue)}
+	atomic, perObject := g.atomicOnly(), g.perObjectOnly()
+	suite.Run(t, watchdog.DefaultTimeout, []suite.Property{
 		{Name: "every-event-in-arrival-order", Run: s.arrivalOrder},
 		{Name: "replace-resync-bookmark-are-one-event-each", Skip: atomic, Run: s.atomicEvents},
 		{Name: "no-bookmarks-option-drops-them", Skip: atomic, Run: s.noBookmarks},
@@ -35,8 +33,8 @@ func RunInOrderFIFO(t *testing.T, newQueue NewQueue, opts ...Option) {
 		{Name: "synced-at-a-write-before-any-replace", Skip: atomic, Run: s.syncedAtWrite},
 		{Name: "pop-batch-runs-of-distinct-keys", Skip: atomic, Run: s.popBatchRuns},
 		{Name: "pop-batch-at-most-batch-size", Run: s.popBatchSize},
-		{Name: "writers-not-blocked-by-processing", Skip: suite.Unless(c.atomic, noAtomic), Run: s.unlockedProcessing},
-		{Name: "lock-while-processing-option-accepted", Skip: suite.Unless(c.atomic && c.lockWhileProcessing, noLocked), Run: s.lockedProcessing},
+		{Name: "writers-not-blocked-by-processing", Skip: suite.Unless(g.Atomic, noAtomic), Run: s.unlockedProcessing},
+		{Name: "lock-while-processing-option-accepted", Skip: suite.Unless(g.Atomic && g.LockWhileProcessing, noLocked), Run: s.lockedProcessing},
 		{Name: "close-wakes-a-blocked-pop", Run: s.closeWakes},
 		{Name: "close-hands-out-what-is-queued-first", Run: s.closeDrains},
 		{Name: "bad-input-queues-nothing", Run: s.badInput},
@@ -51,8 +49,8 @@ func RunInOrderFIFO(t *testing.T, newQueue NewQueue, opts ...Option) {
 }
 
 type inorderSuite struct {
-	config
-	newQ NewQueue
+	Guarantees
+	newQ newQueue
 }
 
 func (s inorderSuite) atomicQ(t *testing.T) inorder.Queue { return s.newQ(t, inorder.Options{}) }
@@ -60,7 +58,7 @@ func (s inorderSuite) atomicQ(t *testing.T) inorder.Queue { return s.newQ(t, ino
 // anyQ is a queue for the properties both modes share: atomic when the
 // implementation has that mode, per-object over an empty store otherwise.
 func (s inorderSuite) anyQ(t *testing.T) inorder.Queue {
-	if s.atomic {
+	if s.Atomic {
 		return s.atomicQ(t)
 	}
 	return s.newQ(t, inorder.Options{KnownObjects: knownStore()})

@@ -311,12 +311,5 @@ func DeltaFIFOProperties(newDeltaFIFO NewDeltaFIFO, c Config) []suite.Property {
 	props = append(props, suite.Property{Name: "drives-a-client-go-controller", Run: func(t *testing.T) { drivesController(t, newDeltaFIFO, false) }})
 	props = append(props, suite.Property{Name: "popbatch-synced-only-after-process-returns", Skip: c.skipUnlessBatch(), Run: func(t *testing.T) { popBatchSyncedAfterProcess(t, newDeltaFIFO) }})
 	props = append(props, suite.Property{Name: "drives-a-client-go-controller-in-batches", Run: func(t *testing.T) { drivesController(t, newDeltaFIFO, true) }})
-	props = append(props, suite.Property{Name: "differential-vs-clientgo", Run: func(t *testing.T) {
-		for _, seed := range diffSeeds(c) {
-			t.Run(seedName(seed), func(t *testing.T) {
-				DiffDeltaFIFO(t, newDeltaFIFO, SeedOps(seed), c)
-			})
-		}
-	}})
 	return props
 }

@@ -1,19 +1,32 @@
 package queuesuite
 
 import (
+	"fmt"
+
 	"k8s.io/client-go/tools/cache"
 )
 
-// ApplyDeltas does to store what an informer's processDeltas does with a
-// popped Deltas: every delta but a deletion adds or updates the object, a
-// deletion removes it. Suites, benchmarks and load generators use it as the
-// consumer that keeps KnownObjects.
+// ApplyDeltas does to store what an informer's consumer does with popped
+// events, for the queues whose next events depend on that store
+// (KnownObjects): a deletion removes the object, a ReplacedAll (an in-order
+// FIFO's atomic relist) makes the store exactly its list, a SyncAll or
+// Bookmark changes nothing, and every other delta adds or updates the
+// object. Suites, benchmarks and load generators use it as the consumer
+// that keeps KnownObjects, without the informer's handlers.
 func ApplyDeltas(store cache.Store, ds cache.Deltas) error {
 	for _, d := range ds {
 		var err error
-		if d.Type == cache.Deleted {
+		switch d.Type {
+		case cache.Deleted:
 			err = store.Delete(d.Object)
-		} else {
+		case cache.ReplacedAll:
+			info, ok := d.Object.(cache.ReplacedAllInfo)
+			if !ok {
+				return fmt.Errorf("ReplacedAll event holding %T, want cache.ReplacedAllInfo", d.Object)
+			}
+			err = store.Replace(info.Objects, info.ResourceVersion)
+		case cache.SyncAll, cache.Bookmark:
+		default:
 			err = store.Update(d.Object)
 		}
 		if err != nil {

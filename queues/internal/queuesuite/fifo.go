@@ -210,13 +210,6 @@ func FIFOProperties(newFIFO NewFIFO, c Config) []suite.Property {
 		}
 	}})
 
-	props = append(props, suite.Property{Name: "differential-vs-clientgo", Run: func(t *testing.T) {
-		for _, seed := range diffSeeds(c) {
-			t.Run(seedName(seed), func(t *testing.T) {
-				DiffFIFO(t, newFIFO, SeedOps(seed), c)
-			})
-		}
-	}})
 	return props
 }
 

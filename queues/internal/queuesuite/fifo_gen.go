@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
@@ -24,17 +23,6 @@ const (
 	diffSteps = 400
 	diffKeys  = 6
 )
-
-// diffSeeds returns the seeds the differential subtests run.
-func diffSeeds(c Config) []uint64 {
-	seeds := make([]uint64, c.DiffRuns)
-	for i := range seeds {
-		seeds[i] = c.Seed + uint64(i)
-	}
-	return seeds
-}
-
-func seedName(seed uint64) string { return "seed=" + strconv.FormatUint(seed, 10) }
 
 // SeedOps returns the operation bytes a seed stands for.
 func SeedOps(seed uint64) []byte {
@@ -96,21 +84,4 @@ func (tr *trace) synced(q cache.Queue, last *bool) bool {
 		tr.fail("HasSynced() = %v disagrees with HasSyncedChecker().Done()", got)
 	}
 	return got
-}
-
-// FuzzTimeout turns a deadlock on some fuzz input into a failure with a
-// goroutine dump (the fuzzer itself would wait forever).
-const FuzzTimeout = 20 * time.Second
-
-// FuzzSeeds adds the seed corpus of the differential fuzz targets: a few
-// pseudo-random operation sequences.
-func FuzzSeeds(f *testing.F) {
-	r := rand.New(rand.NewPCG(2024, 7))
-	for range 4 {
-		b := make([]byte, 900)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		f.Add(b)
-	}
 }

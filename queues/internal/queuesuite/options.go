@@ -1,15 +1,11 @@
 package queuesuite
 
 import (
-	"time"
-
 	"github.com/queuelab/queuelab/guarantee"
-
-	"github.com/queuelab/queuelab/internal/watchdog"
 )
 
 // Config is what a FIFO or DeltaFIFO suite run holds the implementation
-// to, from its declared guarantees, and how it runs.
+// to, from its declared guarantees.
 type Config struct {
 	// Order is the declared cross-key Pop order.
 	Order guarantee.Order
@@ -17,12 +13,6 @@ type Config struct {
 	Ext bool
 	// Batch: the implementation is a cache.QueueWithBatch (DeltaFIFO only).
 	Batch bool
-	// Timeout is each property's deadlock watchdog.
-	Timeout time.Duration
-	// DiffRuns seeded operation sequences, from seed Seed, make the
-	// differential check.
-	DiffRuns int
-	Seed     uint64
 }
 
 // skipUnlessExt is the Skip of an [ext] property.
@@ -42,7 +32,7 @@ func (c Config) skipUnlessBatch() string {
 }
 
 // NewConfig is the Config of an implementation declaring order, ext and
-// batch, with the default watchdog and 20 differential seeds from 1.
+// batch.
 func NewConfig(order guarantee.Order, ext, batch bool) Config {
-	return Config{Order: order, Ext: ext, Batch: batch, Timeout: watchdog.DefaultTimeout, DiffRuns: 20, Seed: 1}
+	return Config{Order: order, Ext: ext, Batch: batch}
 }

@@ -12,6 +12,7 @@ import (
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/informer"
@@ -149,7 +150,7 @@ func Queues[T comparable]() []QueueEntry[T] {
 			})
 		}
 	}
-	for _, e := range workq.Impls[T]() {
+	for _, e := range labregistry.WorkQueues[T]() {
 		if e.Name == registry.Baseline {
 			continue // the first entry is client-go's queue already
 		}

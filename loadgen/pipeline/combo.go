@@ -22,9 +22,12 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/client-go/util/workqueue"
+
 	"github.com/queuelab/queuelab/informer"
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
-	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/queues/workq/workqtest"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -65,7 +68,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 type (
 	StoreEntry = registry.Entry[stores.New, stores.Guarantees]
 	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
-	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
+	WorkQEntry = labregistry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 )
 
 // Stack is one implementation per family. A pipeline uses the families it
@@ -106,14 +109,14 @@ func (s Stack) names(k Kind) []string {
 type Registries struct {
 	Stores registry.List[stores.New, stores.Guarantees]
 	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
-	WorkQs registry.List[workq.New[string], workq.Guarantees]
+	WorkQs labregistry.List[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 }
 
 // Default returns copies of the families' registries, so a caller that
 // edits or appends to them (tests building fixtures) cannot change the
 // registries themselves.
 func Default() Registries {
-	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: InformerFIFOs(), WorkQs: slices.Clone(workq.Impls[string]())}
+	return Registries{Stores: slices.Clone(stores.Impls), FIFOs: InformerFIFOs(), WorkQs: labregistry.WorkQueues[string]()}
 }
 
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",

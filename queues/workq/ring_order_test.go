@@ -3,8 +3,6 @@ package workq
 import (
 	"sync/atomic"
 	"testing"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // pauseFirstAdd makes the first Add that queues an item stop where another
@@ -28,7 +26,7 @@ func pauseFirstAdd(t *testing.T) (paused, resume chan struct{}) {
 // returns only once the item is where Get takes it, so an item added after
 // that Add returned is handed out later (client-go: FIFO by first Add).
 func TestRingDedupAddKeepsFIFO(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	paused, resume := pauseFirstAdd(t)
 	firstDone := make(chan struct{})
@@ -51,7 +49,7 @@ func TestRingDedupAddKeepsFIFO(t *testing.T) {
 // Add, Get and Done of a steady stream allocate nothing: entries are reused
 // from the stripe's free list and the ring's slots lap after lap.
 func TestRingCycleAllocatesNothing(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	cycle := func() {
 		q.Add("x")
@@ -72,7 +70,7 @@ func TestRingCycleAllocatesNothing(t *testing.T) {
 // is dropped, as client-go drops an Add that takes its lock after
 // ShutDown: it must not mark a processing item for re-queueing.
 func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	q.Add("x")
 	if item, _ := q.Get(); item != "x" {
 		t.Fatalf("Get = %q, want x", item)
@@ -120,7 +118,7 @@ func getPausedAfterPop(t *testing.T, q *Ring[string]) (got <-chan string, resume
 // (client-go: the item is processing once Get takes it from the queue), so
 // the Add marks it dirty and Done hands it out again.
 func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	q.Add("x")
 	got, resume := getPausedAfterPop(t, q)
@@ -142,7 +140,7 @@ func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
 // An Add whose item is still in the ready queue stays a duplicate, though a
 // Get is between its pop and its mark of another item.
 func TestRingAddOfQueuedItemStaysDuplicate(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	q.Add("x")
 	q.Add("y")

@@ -3,6 +3,9 @@ package registry_test
 import (
 	"testing"
 
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
+
 	"github.com/queuelab/queuelab/guarantee"
 	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/lab/registry/registrytest"
@@ -14,50 +17,53 @@ import (
 // differential failure found, kept by workqtest.Diff, goes here.
 const workqDiffDir = "testdata/diff/workq"
 
-// sameImpl returns the constructor of the entry called name in l, the same
-// implementation as a list for another item type holds under that name.
-func sameImpl[N any](t *testing.T, l registry.List[N, workqtest.Guarantees], name string) N {
-	t.Helper()
-	e, err := l.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
+// byItemType runs check as a subtest for every entry of strs, with the
+// constructors the lists for struct and any items hold under the entry's
+// name: one implementation instantiated for the three item types the
+// suites check.
+func byItemType[S, R, A any](t *testing.T, strs registry.List[S, workqtest.Guarantees], reqs registry.List[R, workqtest.Guarantees], anys registry.List[A, workqtest.Guarantees], check func(*testing.T, S, R, A, workqtest.Guarantees)) {
+	for _, e := range strs {
+		t.Run("impl="+e.Name, func(t *testing.T) {
+			r, err := reqs.Lookup(e.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := anys.Lookup(e.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, e.New, r.New, a.New, e.Guarantees)
+		})
 	}
-	return e.New
 }
 
 // TestWorkQueues runs the workqueue suite over every work queue, client-go's
 // included.
 func TestWorkQueues(t *testing.T) {
-	reqs, anys := registry.WorkQueues[workqtest.Request](), registry.WorkQueues[any]()
-	for _, e := range registry.WorkQueues[string]() {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			workqtest.Run(t, workqtest.Queues{Strings: e.New, Requests: sameImpl(t, reqs, e.Name), Any: sameImpl(t, anys, e.Name)}, e.Guarantees)
+	byItemType(t, registry.WorkQueues[string](), registry.WorkQueues[workqtest.Request](), registry.WorkQueues[any](),
+		func(t *testing.T, s func() workqueue.TypedInterface[string], r func() workqueue.TypedInterface[workqtest.Request], a func() workqueue.TypedInterface[any], g workqtest.Guarantees) {
+			workqtest.Run(t, workqtest.Queues{Strings: s, Requests: r, Any: a}, g)
 		})
-	}
 }
 
 // TestDelayingQueues runs the delaying suite (and with it the workqueue
 // suite) over client-go's delaying queue and the workq layer over every
 // work queue.
 func TestDelayingQueues(t *testing.T) {
-	reqs, anys := registry.DelayingQueues[workqtest.Request](), registry.DelayingQueues[any]()
-	for _, e := range registry.DelayingQueues[string]() {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			workqtest.RunDelaying(t, workqtest.DelayingQueues{Strings: e.New, Requests: sameImpl(t, reqs, e.Name), Any: sameImpl(t, anys, e.Name)}, e.Guarantees)
+	byItemType(t, registry.DelayingQueues[string](), registry.DelayingQueues[workqtest.Request](), registry.DelayingQueues[any](),
+		func(t *testing.T, s func(clock.WithTicker) workqueue.TypedDelayingInterface[string], r func(clock.WithTicker) workqueue.TypedDelayingInterface[workqtest.Request], a func(clock.WithTicker) workqueue.TypedDelayingInterface[any], g workqtest.Guarantees) {
+			workqtest.RunDelaying(t, workqtest.DelayingQueues{Strings: s, Requests: r, Any: a}, g)
 		})
-	}
 }
 
 // TestRateLimitingQueues runs the rate-limiting suite (and with it the
 // delaying and workqueue suites) over client-go's rate-limiting queue and
 // the workq layer over every work queue.
 func TestRateLimitingQueues(t *testing.T) {
-	reqs, anys := registry.RateLimitingQueues[workqtest.Request](), registry.RateLimitingQueues[any]()
-	for _, e := range registry.RateLimitingQueues[string]() {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			workqtest.RunRateLimiting(t, workqtest.RateLimitingQueues{Strings: e.New, Requests: sameImpl(t, reqs, e.Name), Any: sameImpl(t, anys, e.Name)}, e.Guarantees)
+	byItemType(t, registry.RateLimitingQueues[string](), registry.RateLimitingQueues[workqtest.Request](), registry.RateLimitingQueues[any](),
+		func(t *testing.T, s func(clock.WithTicker, workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string], r func(clock.WithTicker, workqueue.TypedRateLimiter[workqtest.Request]) workqueue.TypedRateLimitingInterface[workqtest.Request], a func(clock.WithTicker, workqueue.TypedRateLimiter[any]) workqueue.TypedRateLimitingInterface[any], g workqtest.Guarantees) {
+			workqtest.RunRateLimiting(t, workqtest.RateLimitingQueues{Strings: s, Requests: r, Any: a}, g)
 		})
-	}
 }
 
 // TestWorkQueueGuarantees pins what each work queue declares: the suites

@@ -19,7 +19,10 @@ import (
 // from clk; the delaying properties call it inside a testing/synctest
 // bubble with a fake clock, the workqueue contract with the real clock.
 type DelayingQueues struct {
-	Strings  func(clk clock.WithTicker) workqueue.TypedDelayingInterface[string]
+	// Strings builds the queue the delaying properties and most workqueue
+	// properties use.
+	Strings func(clk clock.WithTicker) workqueue.TypedDelayingInterface[string]
+	// Requests and Any build the queues of Queues' Requests and Any.
 	Requests func(clk clock.WithTicker) workqueue.TypedDelayingInterface[Request]
 	Any      func(clk clock.WithTicker) workqueue.TypedDelayingInterface[any]
 }

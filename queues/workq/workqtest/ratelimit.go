@@ -20,7 +20,12 @@ import (
 // that reads time from clk and asks limiter for delays; the rate-limiting
 // properties call it inside a testing/synctest bubble with a fake clock.
 type RateLimitingQueues struct {
-	Strings  func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string]
+	// Strings builds the queue the rate-limiting properties use with each
+	// client-go limiter.
+	Strings func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string]
+	// Requests builds the queue of the controller-runtime-style property;
+	// with Any, it also builds the queues the delaying and workqueue
+	// properties run on.
 	Requests func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[Request]) workqueue.TypedRateLimitingInterface[Request]
 	Any      func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[any]) workqueue.TypedRateLimitingInterface[any]
 }

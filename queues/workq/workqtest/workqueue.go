@@ -26,9 +26,14 @@ type newStrings = func() workqueue.TypedInterface[string]
 // constructor is called once per property, on the property's goroutine or
 // inside its testing/synctest bubble, and must return a fresh, empty queue.
 type Queues struct {
-	Strings  func() workqueue.TypedInterface[string]
+	// Strings builds a queue of string keys, what client-go's controllers
+	// queue; most properties use it.
+	Strings func() workqueue.TypedInterface[string]
+	// Requests builds a queue of struct items, as controller-runtime
+	// instantiates it.
 	Requests func() workqueue.TypedInterface[Request]
-	Any      func() workqueue.TypedInterface[any]
+	// Any builds a workqueue.Interface, whose items differ by dynamic type.
+	Any func() workqueue.TypedInterface[any]
 }
 
 // Run checks the workqueue contract (see the package doc) on queues made by

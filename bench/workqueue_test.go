@@ -12,9 +12,22 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/util/workqueue"
 
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/queues/workq/workqtest"
 )
+
+// workQueueEntry is one of the lab's work queues.
+type workQueueEntry = labregistry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
+
+// eachWorkQueue runs run as a sub-benchmark of name for every lab work
+// queue, client-go's first.
+func eachWorkQueue(b *testing.B, name string, run func(*testing.B, workQueueEntry)) {
+	for _, e := range labregistry.WorkQueues[string]() {
+		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
+	}
+}
 
 // workKeys returns n distinct "namespace/name" keys, the shape controllers
 // put in their queues; keyIndex recovers i from the i-th.
@@ -43,14 +56,13 @@ func keyIndex(key string) int {
 // client-go controllers run (queueConfig): metrics on, items parked behind
 // AddAfter.
 func BenchmarkWorkQueue(b *testing.B) {
-	impls := workq.Impls[string]()
 	const keys = 1024
 	for _, c := range everyConfig {
-		eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e workq.Entry[string]) {
+		eachWorkQueue(b, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e workQueueEntry) {
 			benchAddGetDone(b, newWorkQueue(b, e, c), workKeys(keys))
 		})
 	}
-	eachImpl(b, impls, fmt.Sprintf("op=add-dup/keys=%d/%s", keys, plain), func(b *testing.B, e workq.Entry[string]) {
+	eachWorkQueue(b, fmt.Sprintf("op=add-dup/keys=%d/%s", keys, plain), func(b *testing.B, e workQueueEntry) {
 		benchAddDup(b, newWorkQueue(b, e, plain), workKeys(keys))
 	})
 	for _, workers := range []int{2, 8, 64} {
@@ -62,7 +74,7 @@ func BenchmarkWorkQueue(b *testing.B) {
 			ks := workKeys(k)
 			for _, c := range configs {
 				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/%s", workers, workers, k, c)
-				eachImpl(b, impls, name, func(b *testing.B, e workq.Entry[string]) {
+				eachWorkQueue(b, name, func(b *testing.B, e workQueueEntry) {
 					benchPipeline(b, newWorkQueue(b, e, c), ks, workers, workers, nil)
 				})
 			}
@@ -115,7 +127,7 @@ func (c queueConfig) park(q workqueue.TypedDelayingInterface[string]) {
 // none. Keyed by registry name: an implementation missing here fails
 // newWorkQueue rather than being measured without metrics.
 var workQueueWithOptions = map[string]func(workq.Options) (workqueue.TypedInterface[string], error){
-	registry.Baseline: func(o workq.Options) (workqueue.TypedInterface[string], error) {
+	labregistry.Baseline: func(o workq.Options) (workqueue.TypedInterface[string], error) {
 		return workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: o.Name, MetricsProvider: o.MetricsProvider}), nil
 	},
 	"mutex":   widen(workq.NewMutex[string]),
@@ -141,7 +153,7 @@ func widen[Q workqueue.TypedInterface[string]](newQ func(workq.Options) (Q, erro
 // layer a controller puts over it (client-go's own for client-go's queue,
 // the lab's for the others), which holds them. The plain configuration is
 // the registry's constructor as is.
-func newWorkQueue(b *testing.B, e workq.Entry[string], c queueConfig) workqueue.TypedInterface[string] {
+func newWorkQueue(b *testing.B, e workQueueEntry, c queueConfig) workqueue.TypedInterface[string] {
 	if c == plain {
 		return e.New()
 	}
@@ -165,7 +177,7 @@ func newWorkQueue(b *testing.B, e workq.Entry[string], c queueConfig) workqueue.
 	}
 	limiter := workqueue.DefaultTypedControllerRateLimiter[string]()
 	var q workqueue.TypedRateLimitingInterface[string]
-	if e.Name == registry.Baseline {
+	if e.Name == labregistry.Baseline {
 		q = workqueue.NewTypedRateLimitingQueueWithConfig(limiter, workqueue.TypedRateLimitingQueueConfig[string]{Name: o.Name, MetricsProvider: o.MetricsProvider})
 	} else {
 		base, err := newQ(o)
@@ -428,7 +440,7 @@ func rateLimitedQueues() []rateLimitedQueue {
 			return workqueue.NewTypedRateLimitingQueue(l)
 		},
 	}}
-	for _, e := range workq.Impls[string]() {
+	for _, e := range labregistry.WorkQueues[string]() {
 		qs = append(qs, rateLimitedQueue{
 			layer: "queuelab", base: e.Name,
 			new: func(l workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string] {

@@ -11,13 +11,21 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/queues/workq/workqtest"
 )
 
-// workqImpls is the work-queue registry.
-func workqImpls() []impl[workq.Entry[string]] {
-	return entries(workq.Impls[string](), registry.Baseline)
+// workqEntry is one of the lab's work queues.
+type workqEntry = registry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
+
+// workqImpls is the lab's work-queue registry, client-go's first.
+func workqImpls() []impl[workqEntry] {
+	var out []impl[workqEntry]
+	for _, e := range registry.WorkQueues[string]() {
+		out = append(out, impl[workqEntry]{e.Name, e.Name == registry.Baseline, e})
+	}
+	return out
 }
 
 // badWorkqOptions builds each variant with options out of range; upstream's
@@ -92,11 +100,11 @@ func afterShutDown(q workqueue.TypedInterface[string]) string {
 	return out + "; ShutDown and ShutDownWithDrain again return"
 }
 
-var workqCases = []badCase[workq.Entry[string]]{
+var workqCases = []badCase[workqEntry]{
 	{
 		name:     "Done of an unknown item",
 		upstream: "ignored (Len 0, the queue works on)",
-		probe: func(t *testing.T, e workq.Entry[string]) string {
+		probe: func(t *testing.T, e workqEntry) string {
 			q := e.New()
 			defer q.ShutDown()
 			q.Done("unknown")
@@ -112,7 +120,7 @@ var workqCases = []badCase[workq.Entry[string]]{
 		upstream: "queues it a second time (Len 2: two Gets hand it out, so two workers may process it at once)",
 		variants: "ignored (Len 1: handed out once)",
 		note:     "client-go's Done re-queues any dirty item, so a stray Done breaks its own rule that one item is never processed twice at once; the variants ignore a Done for an item not being processed",
-		probe: func(t *testing.T, e workq.Entry[string]) string {
+		probe: func(t *testing.T, e workqEntry) string {
 			q := e.New()
 			defer q.ShutDown()
 			q.Add("a")
@@ -126,7 +134,7 @@ var workqCases = []badCase[workq.Entry[string]]{
 	{
 		name:     "every method after ShutDown",
 		upstream: `ShuttingDown true; Add dropped (Len 1); Get hands out "queued" (shutdown false), then reports shutdown true; ShutDown and ShutDownWithDrain again return`,
-		probe: func(t *testing.T, e workq.Entry[string]) string {
+		probe: func(t *testing.T, e workqEntry) string {
 			return afterShutDown(e.New())
 		},
 	},
@@ -134,7 +142,7 @@ var workqCases = []badCase[workq.Entry[string]]{
 		name:     "out-of-range options (Shards, Capacity, an option the variant does not take)",
 		upstream: "no such options",
 		variants: "constructor returns an error quoting the bad value",
-		probe: func(t *testing.T, e workq.Entry[string]) string {
+		probe: func(t *testing.T, e workqEntry) string {
 			return optionsProbe(e.Name, badWorkqOptions, map[string]int{"mutex": 4, "sharded": -1, "ring": -1})
 		},
 	},
@@ -165,7 +173,7 @@ func layerImpls() []impl[newLayer] {
 			Clock: clk,
 		}), clk}, nil
 	}}}
-	for _, e := range workq.Impls[string]() {
+	for _, e := range registry.WorkQueues[string]() {
 		out = append(out, impl[newLayer]{"layer/" + e.Name, false, func(l workqueue.TypedRateLimiter[string]) (delayingQueue, error) {
 			clk := clocktesting.NewFakeClock(time.Unix(0, 0))
 			inner := e.New()

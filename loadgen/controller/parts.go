@@ -148,7 +148,7 @@ func Queues[T comparable]() []QueueEntry[T] {
 			})
 		}
 	}
-	for _, e := range workq.Impls[T]() {
+	for _, e := range labregistry.WorkQueues[T]() {
 		if e.Name == registry.Baseline {
 			continue // the first entry is client-go's queue already
 		}

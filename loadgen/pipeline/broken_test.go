@@ -16,7 +16,7 @@ import (
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
-	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/queues/workq/workqtest"
 	"github.com/queuelab/queuelab/stores/storetest"
 )
 
@@ -95,7 +95,7 @@ func brokenRegistries() Registries {
 	r := Default()
 	r.WorkQs = append(r.WorkQs, WorkQEntry{Name: "dropsadds", New: func() workqueue.TypedInterface[string] {
 		return &droppingQueue{TypedInterface: workqueue.NewTyped[string]()}
-	}, Guarantees: workq.Guarantees{}})
+	}, Guarantees: workqtest.Guarantees{}})
 	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: func(c informer.FIFOConfig) cache.Queue {
 		return &losingFIFO{Queue: newDeltaFIFO(c)}
 	}})

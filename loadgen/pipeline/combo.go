@@ -23,11 +23,12 @@ import (
 	"strings"
 
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/informer"
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
-	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/queues/workq/workqtest"
 	"github.com/queuelab/queuelab/stores/storetest"
 )
 
@@ -68,7 +69,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 type (
 	StoreEntry = labregistry.Entry[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
 	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
-	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
+	WorkQEntry = labregistry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 )
 
 // Stack is one implementation per family. A pipeline uses the families it
@@ -109,14 +110,14 @@ func (s Stack) names(k Kind) []string {
 type Registries struct {
 	Stores labregistry.List[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
 	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
-	WorkQs registry.List[workq.New[string], workq.Guarantees]
+	WorkQs labregistry.List[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 }
 
 // Default returns copies of the families' registries, so a caller that
 // edits or appends to them (tests building fixtures) cannot change the
 // registries themselves.
 func Default() Registries {
-	return Registries{Stores: labregistry.Stores(), FIFOs: InformerFIFOs(), WorkQs: slices.Clone(workq.Impls[string]())}
+	return Registries{Stores: labregistry.Stores(), FIFOs: InformerFIFOs(), WorkQs: labregistry.WorkQueues[string]()}
 }
 
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",

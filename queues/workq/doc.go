@@ -1,20 +1,75 @@
-// Package workq provides drop-in implementations of client-go's
-// workqueue.TypedInterface, with delaying and rate-limiting layers that wrap
-// any of them (or client-go's own queue).
+// Package workq replaces the queue of a client-go controller: drop-ins for
+// workqueue.NewTyped that implement client-go's workqueue.TypedInterface,
+// and delaying and rate-limiting layers that give any such queue (client-go's
+// own included) AddAfter and AddRateLimited, taking client-go's rate
+// limiters unchanged. A controller changes the line that builds its queue
+// and keeps the rest: the workqueue interfaces it holds the queue by, its
+// limiters, its MetricsProvider.
 //
-//   - Mutex: one lock and one state record per item (client-go keeps two
-//     sets); the fastest single-threaded and, on few cores, in pipelines.
-//   - Sharded: items hashed over independent lock-plus-table shards; FIFO per
-//     shard only (guarantee.OrderPerShard).
-//   - Ring: ready items in a lock-free MPMC queue of rings (unbounded),
-//     per-item state changed by compare-and-swap.
-//   - Delaying and RateLimiting: AddAfter and AddRateLimited over any
-//     TypedInterface, taking client-go's TypedRateLimiter unchanged.
+// # What to import
 //
-// All of them hand an item to one worker at a time, deduplicate Adds of
-// queued items, re-queue items added while processing, and keep
-// ShutDownWithDrain waiting until nothing is queued or processing (client-go
-// stops waiting once nothing is processing: kubernetes/kubernetes#141079).
-// Impls lists the queues, client-go's first, for tests, benchmarks and the
-// CLI; the conformance suites live in queues/workq/workqtest.
+// This package for the constructors, k8s.io/client-go/util/workqueue for the
+// interfaces and the rate limiters. A controller that builds its queue with
+//
+//	workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
+//
+// builds a base queue here and puts the rate-limiting layer over it:
+//
+//	base, err := workq.NewMutex[string](workq.Options{})
+//	...
+//	q, err := workq.NewRateLimiting(base, workqueue.DefaultTypedControllerRateLimiter[string](), workq.LayerOptions{})
+//
+// and goes on using q as a workqueue.TypedRateLimitingInterface[string].
+// NewDelaying gives AddAfter alone, as workqueue.NewTypedDelayingQueue does.
+// Shut the queue down through the outermost layer: the layer stops its
+// timer goroutine and then shuts the base queue down.
+//
+// # Which queue
+//
+// All three keep client-go's per-item rules (an Add of a queued item is
+// deduplicated, an item added while processing is queued again by its
+// Done, no item is handed to two workers at once), release an item at
+// Done, as client-go does, and allocate nothing for a steady stream of Add,
+// Get and Done. They differ in how workers meet:
+//
+//   - NewMutex: one lock, as client-go's, but one state record per item
+//     instead of two sets and a linked ready list instead of a re-sliced
+//     slice. FIFO order, exactly as client-go. The one to start with.
+//   - NewSharded: items hashed over shards, each its own lock and table,
+//     so producers and workers on different items rarely meet on a lock.
+//     Order is FIFO within a shard only (items of different shards may
+//     overtake each other), which a controller that reconciles each key
+//     on its own does not notice. For many workers on many cores.
+//   - NewRing: ready items in a lock-free queue of rings (unbounded: a
+//     backlog longer than one ring goes into further rings), per-item
+//     state in lock-striped tables, Get lock-free. FIFO except between Adds
+//     that overlap in time.
+//
+// The measurements behind these trade-offs, per benchmark and by core
+// count, are in the repository's results/README.md.
+//
+// # Options
+//
+// Options configures the three queues; its zero value is valid for each.
+// Shards (NewSharded) and Capacity (NewRing) size a queue; MetricsProvider
+// with Name publishes client-go's workqueue metrics (depth, adds, latency,
+// work duration, unfinished work), so dashboards carry over; Clock times
+// them. A field a constructor does not take is an error rather than
+// silently ignored. LayerOptions configures NewDelaying and NewRateLimiting:
+// the Clock their timer reads (a k8s.io/utils/clock/testing FakeClock in
+// tests) and the retries metric.
+//
+// # Where they differ from client-go
+//
+//   - ShutDownWithDrain waits until nothing is queued as well as nothing
+//     processing; client-go's returns once nothing is processing, even with
+//     items still queued (kubernetes/kubernetes#141079).
+//   - Done of an item that is queued but was never handed out is ignored;
+//     client-go's queues it a second time, so two workers can hold it.
+//   - Bad settings are constructor errors: Options out of range, a nil
+//     queue, a nil rate limiter (client-go accepts one and panics at the
+//     first AddRateLimited).
+//
+// The contract every queue here keeps, and any work queue can be checked
+// against, is the conformance suite in queues/workq/workqtest.
 package workq

@@ -9,6 +9,40 @@ import (
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
+// A queue built here is a workqueue.TypedInterface: where a controller
+// calls workqueue.NewTyped, it calls NewMutex (or NewSharded, NewRing) and
+// keeps client-go's rules — an Add of a queued item is deduplicated, an
+// item added while a worker holds it comes back after its Done.
+func Example() {
+	q, err := workq.NewMutex[string](workq.Options{})
+	if err != nil {
+		panic(err)
+	}
+	var queue workqueue.TypedInterface[string] = q
+	defer queue.ShutDown()
+
+	queue.Add("default/web")
+	queue.Add("default/db")
+	queue.Add("default/web") // already queued: one item
+	fmt.Println("queued:", queue.Len())
+
+	key, _ := queue.Get()
+	queue.Add(key) // changed while processing: marked, not queued twice
+	fmt.Println("processing", key, "queued:", queue.Len())
+	queue.Done(key) // queued again, behind default/db
+
+	for queue.Len() > 0 {
+		key, _ := queue.Get()
+		fmt.Println("processing", key)
+		queue.Done(key)
+	}
+	// Output:
+	// queued: 2
+	// processing default/web queued: 1
+	// processing default/db
+	// processing default/web
+}
+
 // A controller that would call
 //
 //	workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())

@@ -4,8 +4,6 @@ import (
 	"hash/maphash"
 	"strconv"
 	"testing"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // basicQueue is the part of a work queue the memory tests drive.
@@ -27,7 +25,7 @@ func cycle(q basicQueue, n int) {
 // Done forgets the item: a stream of distinct items leaves no record and
 // reuses one slot.
 func TestTableForgetsDoneItems(t *testing.T) {
-	q := registry.Must(NewMutex[string](Options{}))
+	q := must(NewMutex[string](Options{}))
 	cycle(q, 1000)
 	if n := q.t.index.len(); n != 0 {
 		t.Fatalf("%d records indexed with nothing live", n)
@@ -44,7 +42,7 @@ func TestTableForgetsDoneItems(t *testing.T) {
 
 // A burst far beyond the working size is released once the table empties.
 func TestTableReleasesBurst(t *testing.T) {
-	q := registry.Must(NewMutex[string](Options{}))
+	q := must(NewMutex[string](Options{}))
 	burstLap(q, distinctKeys(4*shrinkAbove))
 	if q.t.slab != nil || q.t.index.cells != nil || q.t.free != nil {
 		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), q.t.index.len(), len(q.t.free))
@@ -55,7 +53,7 @@ func TestTableReleasesBurst(t *testing.T) {
 // The Ring forgets Done items and reuses their cleared entries; a burst is
 // released once its stripes empty.
 func TestRingForgetsDoneItems(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	cycle(q, 1000)
 	for i := range q.stripes {

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/queuelab/queuelab/queues/registry"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // pauseFirstAdd makes the first Add that queues an item stop where another
@@ -28,7 +28,7 @@ func pauseFirstAdd(t *testing.T) (paused, resume chan struct{}) {
 // returns only once the item is where Get takes it, so an item added after
 // that Add returned is handed out later (client-go: FIFO by first Add).
 func TestRingDedupAddKeepsFIFO(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	paused, resume := pauseFirstAdd(t)
 	firstDone := make(chan struct{})
@@ -48,23 +48,30 @@ func TestRingDedupAddKeepsFIFO(t *testing.T) {
 	}
 }
 
-// Add, Get and Done of a steady stream allocate nothing: entries are reused
-// from the stripe's free list and the ring's slots lap after lap.
-func TestRingCycleAllocatesNothing(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
-	defer q.ShutDown()
-	cycle := func() {
-		q.Add("x")
-		q.Add("x")
-		item, _ := q.Get()
-		q.Add(item) // dirty while processing: re-queued by Done
-		q.Done(item)
-		item, _ = q.Get()
-		q.Done(item)
-	}
-	cycle() // first use: the stripe's table and a free entry
-	if n := testing.AllocsPerRun(1000, cycle); n != 0 {
-		t.Fatalf("Add/Get/Done cycle allocated %v times, want 0", n)
+// Add, Get and Done of a steady stream allocate nothing, in every queue:
+// Mutex's and Sharded's records come from their tables' free-listed slabs,
+// Ring's entries from its stripes' free lists, and its ring's slots lap
+// after lap.
+func TestCycleAllocatesNothing(t *testing.T) {
+	for name, q := range map[string]workqueue.TypedInterface[string]{
+		"mutex":   must(NewMutex[string](Options{})),
+		"sharded": must(NewSharded[string](Options{})),
+		"ring":    must(NewRing[string](Options{})),
+	} {
+		defer q.ShutDown()
+		cycle := func() {
+			q.Add("x")
+			q.Add("x")
+			item, _ := q.Get()
+			q.Add(item) // dirty while processing: re-queued by Done
+			q.Done(item)
+			item, _ = q.Get()
+			q.Done(item)
+		}
+		cycle() // first use: the table and a free record
+		if n := testing.AllocsPerRun(1000, cycle); n != 0 {
+			t.Errorf("%s: Add/Get/Done cycle allocated %v times, want 0", name, n)
+		}
 	}
 }
 
@@ -72,7 +79,7 @@ func TestRingCycleAllocatesNothing(t *testing.T) {
 // is dropped, as client-go drops an Add that takes its lock after
 // ShutDown: it must not mark a processing item for re-queueing.
 func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	q.Add("x")
 	if item, _ := q.Get(); item != "x" {
 		t.Fatalf("Get = %q, want x", item)
@@ -120,7 +127,7 @@ func getPausedAfterPop(t *testing.T, q *Ring[string]) (got <-chan string, resume
 // (client-go: the item is processing once Get takes it from the queue), so
 // the Add marks it dirty and Done hands it out again.
 func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	q.Add("x")
 	got, resume := getPausedAfterPop(t, q)
@@ -142,7 +149,7 @@ func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
 // An Add whose item is still in the ready queue stays a duplicate, though a
 // Get is between its pop and its mark of another item.
 func TestRingAddOfQueuedItemStaysDuplicate(t *testing.T) {
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	defer q.ShutDown()
 	q.Add("x")
 	q.Add("y")

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // getResult is what a Get returned.
@@ -21,7 +19,7 @@ type getResult struct {
 // as long as the Add is descheduled.
 func getWhileReserved(t *testing.T) (*Ring[string], <-chan getResult) {
 	t.Helper()
-	q := registry.Must(NewRing[string](Options{}))
+	q := must(NewRing[string](Options{}))
 	if !q.reserve() {
 		t.Fatal("reserve failed on a fresh queue")
 	}

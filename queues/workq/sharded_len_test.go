@@ -3,8 +3,6 @@ package workq
 import (
 	"sync"
 	"testing"
-
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // Len counts the queue at one instant, as client-go's does. A mover keeps
@@ -13,7 +11,7 @@ import (
 // turn does, when the new item lands in a shard already read and the taken
 // one leaves a shard read later.
 func TestShardedLenIsOneInstant(t *testing.T) {
-	q := registry.Must(NewSharded[int](Options{}))
+	q := must(NewSharded[int](Options{}))
 	defer q.ShutDown()
 	q.Add(0)
 	const moves = 20000

@@ -9,7 +9,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 // WorkQueue is the part of client-go's workqueue.TypedInterface the work
@@ -175,7 +175,7 @@ func CheckWorkQueue(cfg Config, impl string, anyOrder bool, newQ func() WorkQueu
 // included; a variant declaring per-shard order gets the weaker model.
 func CheckWorkQueues(cfg Config) []Result {
 	var out []Result
-	for _, e := range workq.Impls[int]() {
+	for _, e := range registry.WorkQueues[int]() {
 		anyOrder := e.Guarantees.Order != guarantee.OrderFIFO
 		newQ := func() WorkQueue { return e.New() }
 		out = append(out, strictToo(CheckWorkQueue(cfg, e.Name, anyOrder, newQ), anyOrder, func() Result {

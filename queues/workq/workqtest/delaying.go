@@ -12,27 +12,35 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/workq"
 )
 
-// NewDelayingQueue constructs a fresh, empty delaying queue that reads time
-// from clk. It is called inside a testing/synctest bubble.
-type NewDelayingQueue func(t *testing.T, clk clock.WithTicker) workqueue.TypedDelayingInterface[string]
+// DelayingQueues are the constructors RunDelaying checks, one per item type
+// as in Queues. Each builds a fresh, empty delaying queue that reads time
+// from clk; the delaying properties call it inside a testing/synctest
+// bubble with a fake clock, the workqueue contract with the real clock.
+type DelayingQueues struct {
+	// Strings builds the queue the delaying properties and most workqueue
+	// properties use.
+	Strings func(clk clock.WithTicker) workqueue.TypedDelayingInterface[string]
+	// Requests and Any build the queues of Queues' Requests and Any.
+	Requests func(clk clock.WithTicker) workqueue.TypedDelayingInterface[Request]
+	Any      func(clk clock.WithTicker) workqueue.TypedDelayingInterface[any]
+}
 
-// RunDelayingQueue checks the delaying layer's contract (AddAfter; see the
-// package doc) on queues made by newQueue. Every property runs in a
+// RunDelaying checks the delaying layer's contract (AddAfter; see the
+// package doc) on queues made by qs.Strings, then, in the subtest
+// "workqueue", Run's contract under g on the same constructors, since a
+// delaying queue is a work queue too. Every delaying property runs in a
 // testing/synctest bubble with a fake clock: the test steps the clock and
 // waits for the bubble to settle, so "not ready yet" is asserted
 // deterministically and nothing sleeps. The bubble also fails a property
-// whose queue leaves a goroutine behind after ShutDown. Run RunWorkQueue on
-// the same queues for the base contract.
-func RunDelayingQueue(t *testing.T, newQueue NewDelayingQueue, opts ...Option) {
+// whose queue leaves a goroutine behind after ShutDown.
+func RunDelaying(t *testing.T, qs DelayingQueues, g Guarantees) {
 	t.Helper()
-	c := newConfig(workq.Guarantees{}, opts)
 	run := func(p func(*testing.T, workqueue.TypedDelayingInterface[string], *clocktesting.FakeClock)) func(*testing.T) {
 		return func(t *testing.T) {
 			inBubble(t, func(t *testing.T, clk *clocktesting.FakeClock) {
-				q := newQueue(t, clk)
+				q := qs.Strings(clk)
 				if q == nil {
 					t.Fatal("newQueue returned nil")
 				}
@@ -41,7 +49,7 @@ func RunDelayingQueue(t *testing.T, newQueue NewDelayingQueue, opts ...Option) {
 			})
 		}
 	}
-	suite.Run(t, c.timeout, []suite.Property{
+	suite.Run(t, 0, []suite.Property{
 		{Name: "non-positive-delay-adds-now", Run: run(dqNonPositive)},
 		{Name: "waits-for-the-delay", Run: run(dqWaits)},
 		{Name: "ready-in-deadline-order", Run: run(dqDeadlineOrder)},
@@ -50,6 +58,14 @@ func RunDelayingQueue(t *testing.T, newQueue NewDelayingQueue, opts ...Option) {
 		{Name: "nothing-after-shutdown", Run: run(dqNothingAfterShutDown)},
 		{Name: "concurrent-add-after", Run: run(dqConcurrent)},
 	})
+	t.Run("workqueue", func(t *testing.T) {
+		Run(t, Queues{Strings: onRealClock(qs.Strings), Requests: onRealClock(qs.Requests), Any: onRealClock(qs.Any)}, g)
+	})
+}
+
+// onRealClock is a delaying-queue constructor as Run takes one.
+func onRealClock[T comparable](newQueue func(clock.WithTicker) workqueue.TypedDelayingInterface[T]) func() workqueue.TypedInterface[T] {
+	return func() workqueue.TypedInterface[T] { return newQueue(clock.RealClock{}) }
 }
 
 // inBubble runs body in a synctest bubble with a fake clock made inside it.

@@ -13,34 +13,38 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/workq"
 )
 
-// NewRateLimitingQueue constructs a fresh, empty rate-limiting queue of
-// items T that reads time from clk and asks limiter for delays. It is
-// called inside a testing/synctest bubble.
-type NewRateLimitingQueue[T comparable] func(t *testing.T, clk clock.WithTicker, limiter workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T]
-
-// RateLimitingQueues are the constructors RunRateLimitingQueue checks: one
-// for string keys, one for controller-runtime's struct items.
+// RateLimitingQueues are the constructors RunRateLimiting checks, one per
+// item type as in Queues. Each builds a fresh, empty rate-limiting queue
+// that reads time from clk and asks limiter for delays; the rate-limiting
+// properties call it inside a testing/synctest bubble with a fake clock.
 type RateLimitingQueues struct {
-	Strings  NewRateLimitingQueue[string]
-	Requests NewRateLimitingQueue[Request]
+	// Strings builds the queue the rate-limiting properties use with each
+	// client-go limiter.
+	Strings func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[string]) workqueue.TypedRateLimitingInterface[string]
+	// Requests builds the queue of the controller-runtime-style property;
+	// with Any, it also builds the queues the delaying and workqueue
+	// properties run on.
+	Requests func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[Request]) workqueue.TypedRateLimitingInterface[Request]
+	Any      func(clk clock.WithTicker, limiter workqueue.TypedRateLimiter[any]) workqueue.TypedRateLimitingInterface[any]
 }
 
-// RunRateLimitingQueue checks the rate-limiting layer's contract (see the
+// RunRateLimiting checks the rate-limiting layer's contract (see the
 // package doc) with every client-go limiter: for each AddRateLimited the
 // item must become ready exactly when the limiter says — not a nanosecond
-// before — and NumRequeues and Forget must be the limiter's. Runs in
-// synctest bubbles with a fake clock, like RunDelayingQueue.
-func RunRateLimitingQueue(t *testing.T, qs RateLimitingQueues, opts ...Option) {
+// before — and NumRequeues and Forget must be the limiter's, for string
+// and struct items. Then, in the subtest "delaying", it runs RunDelaying
+// under g on the same constructors (with client-go's default controller
+// limiter), since a rate-limiting queue is a delaying queue and a work
+// queue too. Runs in synctest bubbles with a fake clock, like RunDelaying.
+func RunRateLimiting(t *testing.T, qs RateLimitingQueues, g Guarantees) {
 	t.Helper()
-	c := newConfig(workq.Guarantees{}, opts)
 	run := func(limiter func() workqueue.TypedRateLimiter[string], p func(*testing.T, *rlHarness)) func(*testing.T) {
 		return func(t *testing.T) {
 			inBubble(t, func(t *testing.T, clk *clocktesting.FakeClock) {
 				l := limiter()
-				q := qs.Strings(t, clk, l)
+				q := qs.Strings(clk, l)
 				if q == nil {
 					t.Fatal("newQueue returned nil")
 				}
@@ -52,7 +56,7 @@ func RunRateLimitingQueue(t *testing.T, qs RateLimitingQueues, opts ...Option) {
 	exponential := func() workqueue.TypedRateLimiter[string] {
 		return workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second)
 	}
-	suite.Run(t, c.timeout, []suite.Property{
+	suite.Run(t, 0, []suite.Property{
 		{Name: "exponential", Run: run(exponential, rlExponential)},
 		{Name: "exponential-huge-failure-count", Run: run(func() workqueue.TypedRateLimiter[string] {
 			return workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, 1000*time.Second)
@@ -79,14 +83,27 @@ func RunRateLimitingQueue(t *testing.T, qs RateLimitingQueues, opts ...Option) {
 			inBubble(t, func(t *testing.T, clk *clocktesting.FakeClock) { rlRequests(t, qs.Requests, clk) })
 		}},
 	})
+	t.Run("delaying", func(t *testing.T) {
+		RunDelaying(t, DelayingQueues{Strings: withDefaultLimiter(qs.Strings), Requests: withDefaultLimiter(qs.Requests), Any: withDefaultLimiter(qs.Any)}, g)
+	})
+}
+
+// withDefaultLimiter is a rate-limiting-queue constructor as RunDelaying
+// takes one: over client-go's default controller limiter, which the
+// delaying properties never consult (they call AddAfter, not
+// AddRateLimited).
+func withDefaultLimiter[T comparable](newQueue func(clock.WithTicker, workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T]) func(clock.WithTicker) workqueue.TypedDelayingInterface[T] {
+	return func(clk clock.WithTicker) workqueue.TypedDelayingInterface[T] {
+		return newQueue(clk, workqueue.DefaultTypedControllerRateLimiter[T]())
+	}
 }
 
 // rlRequests drives the layer with struct items and client-go's default
 // controller rate limiter, the way controller-runtime's reconcile loop
 // does: AddRateLimited on error, Forget on success, AddAfter for
 // RequeueAfter.
-func rlRequests(t *testing.T, newQueue NewRateLimitingQueue[Request], clk *clocktesting.FakeClock) {
-	q := newQueue(t, clk, workqueue.DefaultTypedControllerRateLimiter[Request]())
+func rlRequests(t *testing.T, newQueue func(clock.WithTicker, workqueue.TypedRateLimiter[Request]) workqueue.TypedRateLimitingInterface[Request], clk *clocktesting.FakeClock) {
+	q := newQueue(clk, workqueue.DefaultTypedControllerRateLimiter[Request]())
 	defer q.ShutDown()
 	a := req("ns", "a")
 	q.AddRateLimited(a) // in 5ms

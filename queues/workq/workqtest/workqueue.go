@@ -11,83 +11,86 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/workq"
 )
 
-// NewQueue constructs a fresh, empty work queue of items T for one
-// property. It is called on the property's goroutine (inside a synctest
-// bubble for the properties that need one), so t.Cleanup may be used.
-type NewQueue[T comparable] func(t *testing.T) workqueue.TypedInterface[T]
+// newStrings builds a fresh, empty queue of string keys, the item type most
+// properties use.
+type newStrings = func() workqueue.TypedInterface[string]
 
-// NewWorkQueue is the string-keyed queue most properties use.
-type NewWorkQueue = NewQueue[string]
-
-// Queues are the constructors RunWorkQueue checks: one per item type, as a
-// controller instantiates the generic queue with string keys,
-// controller-runtime's reconcile.Request (a struct, Request here) or any.
+// Queues are the constructors Run checks, one per item type a controller
+// instantiates the generic queue with: string keys (client-go's
+// controllers), controller-runtime's reconcile.Request (a struct; Request
+// here) and any (workqueue.Interface). The suite needs all three because an
+// implementation may treat them differently (hash a string's bytes, compare
+// structs field by field, tell 1 from int64(1) only by dynamic type). Each
+// constructor is called once per property, on the property's goroutine or
+// inside its testing/synctest bubble, and must return a fresh, empty queue.
 type Queues struct {
-	Strings  NewQueue[string]
-	Requests NewQueue[Request]
-	Any      NewQueue[any]
+	// Strings builds a queue of string keys, what client-go's controllers
+	// queue; most properties use it.
+	Strings func() workqueue.TypedInterface[string]
+	// Requests builds a queue of struct items, as controller-runtime
+	// instantiates it.
+	Requests func() workqueue.TypedInterface[Request]
+	// Any builds a workqueue.Interface, whose items differ by dynamic type.
+	Any func() workqueue.TypedInterface[any]
 }
 
-// RunWorkQueue checks the workqueue contract (see the package doc) on
-// queues made by qs, one subtest per property, each on a fresh queue under
-// a deadlock watchdog. Properties that need a guarantee g does not declare
-// are skipped with a message saying which.
-func RunWorkQueue(t *testing.T, qs Queues, g workq.Guarantees, opts ...Option) {
+// Run checks the workqueue contract (see the package doc) on queues made by
+// qs, one subtest per property, each on a fresh queue under a deadlock
+// watchdog. Properties that need a guarantee g does not declare are skipped
+// with a message saying which. Its differential property runs Diff's check
+// for seeds 1 to diffSeeds; a failure names the seed, and
+// Diff(t, qs.Strings, g, SeedOps(seed)) replays it alone.
+func Run(t *testing.T, qs Queues, g Guarantees) {
 	t.Helper()
-	c := newConfig(g, opts)
-	s := wqSuite{newQueue: qs.Strings, c: c}
-	suite.Run(t, c.timeout, []suite.Property{
+	s := wqSuite{newQueue: qs.Strings}
+	suite.Run(t, 0, []suite.Property{
 		{Name: "dedup-while-queued", Run: s.plain(wqDedupWhileQueued)},
 		{Name: "add-while-processing-requeues-after-done", Run: s.plain(wqAddWhileProcessing)},
 		{Name: "done-of-idle-item-is-ignored", Run: s.plain(wqDoneOfIdleItem)},
 		{Name: "done-releases-item", Run: s.plain(wqDoneReleasesItem)},
 		{Name: "hands-out-every-item-once", Run: s.plain(wqHandsOutEveryItemOnce)},
-		{Name: "fifo-order", Skip: suite.Unless(c.order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqFIFOOrder)},
-		{Name: "requeue-goes-to-back", Skip: suite.Unless(c.order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqRequeueGoesToBack)},
+		{Name: "fifo-order", Skip: suite.Unless(g.Order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqFIFOOrder)},
+		{Name: "requeue-goes-to-back", Skip: suite.Unless(g.Order == guarantee.OrderFIFO, relaxedOrder), Run: s.plain(wqRequeueGoesToBack)},
 		{Name: "len-counts-queued-items", Run: s.plain(wqLen)},
 		{Name: "get-blocks-until-add", Run: s.bubble(wqGetBlocksUntilAdd)},
 		{Name: "shutdown-hands-out-remaining", Run: s.plain(wqShutDownHandsOutRemaining)},
 		{Name: "shutdown-wakes-blocked-gets", Run: s.bubble(wqShutDownWakesGets)},
 		{Name: "add-after-shutdown-is-ignored", Run: s.plain(wqAddAfterShutDown)},
 		{Name: "drain-waits-for-done", Run: s.bubble(wqDrainWaitsForDone)},
-		{Name: "drain-waits-for-queued", Skip: suite.Unless(c.drainsQueued, relaxedDrain), Run: s.bubble(wqDrainWaitsForQueued)},
+		{Name: "drain-waits-for-queued", Skip: suite.Unless(g.DrainsQueued, relaxedDrain), Run: s.bubble(wqDrainWaitsForQueued)},
 		{Name: "shutdown-ends-drain-early", Run: s.bubble(wqShutDownEndsDrain)},
 		{Name: "never-two-workers-on-one-item", Run: s.plain(wqNeverTwoWorkers)},
 		{Name: "hammer-exact-accounting", Run: s.plain(wqHammer)},
-		{Name: "drain-under-load", Skip: suite.Unless(c.drainsQueued, relaxedDrain), Run: s.plain(wqDrainStress)},
-		{Name: "differential-vs-clientgo", Run: s.plain(wqDifferential)},
-		{Name: "struct-items-follow-the-per-item-rules", Run: func(t *testing.T) { requestItems(t, qs.Requests, c) }},
+		{Name: "drain-under-load", Skip: suite.Unless(g.DrainsQueued, relaxedDrain), Run: s.plain(wqDrainStress)},
+		{Name: "differential-vs-clientgo", Run: func(t *testing.T) { diffSeeded(t, qs.Strings, g) }},
+		{Name: "struct-items-follow-the-per-item-rules", Run: func(t *testing.T) { requestItems(t, qs.Requests, g) }},
 		{Name: "struct-items-under-concurrent-workers", Run: func(t *testing.T) { requestItemsConcurrent(t, qs.Requests) }},
 		{Name: "any-items-differ-by-dynamic-type", Run: func(t *testing.T) { anyItems(t, qs.Any) }},
 	})
 }
 
 // wqSuite adapts the string-item properties to suite.Property.Run.
-type wqSuite struct {
-	newQueue NewWorkQueue
-	c        config
-}
+type wqSuite struct{ newQueue newStrings }
 
-func (s wqSuite) plain(p func(*testing.T, NewWorkQueue, config)) func(*testing.T) {
-	return func(t *testing.T) { p(t, s.newQueue, s.c) }
+func (s wqSuite) plain(p func(*testing.T, newStrings)) func(*testing.T) {
+	return func(t *testing.T) { p(t, s.newQueue) }
 }
 
 // bubble runs p inside testing/synctest, for properties that assert a
 // goroutine is still blocked.
-func (s wqSuite) bubble(p func(*testing.T, NewWorkQueue, config)) func(*testing.T) {
+func (s wqSuite) bubble(p func(*testing.T, newStrings)) func(*testing.T) {
 	return func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) { p(t, s.newQueue, s.c) })
+		synctest.Test(t, func(t *testing.T) { p(t, s.newQueue) })
 	}
 }
 
 // fresh makes a queue for one property and shuts it down when the property
 // ends, so no implementation goroutine outlives it.
-func fresh(t *testing.T, newQueue NewWorkQueue) workqueue.TypedInterface[string] {
+func fresh(t *testing.T, newQueue newStrings) workqueue.TypedInterface[string] {
 	t.Helper()
-	q := newQueue(t)
+	q := newQueue()
 	if q == nil {
 		t.Fatal("newQueue returned nil")
 	}
@@ -131,7 +134,7 @@ func getAll(t *testing.T, q workqueue.TypedInterface[string], n int) []string {
 	return out
 }
 
-func wqDedupWhileQueued(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDedupWhileQueued(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Add("a")
 	q.Add("b")
@@ -146,7 +149,7 @@ func wqDedupWhileQueued(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustLen(t, q, 0)
 }
 
-func wqAddWhileProcessing(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqAddWhileProcessing(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Add("a")
 	mustGet(t, q, "a")
@@ -162,7 +165,7 @@ func wqAddWhileProcessing(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustLen(t, q, 1)
 }
 
-func wqDoneOfIdleItem(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDoneOfIdleItem(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Done("never-added")
 	mustLen(t, q, 0)
@@ -175,7 +178,7 @@ func wqDoneOfIdleItem(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustLen(t, q, 1)
 }
 
-func wqFIFOOrder(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqFIFOOrder(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	want := addNumbered(q, 200)
 	if got := getAll(t, q, len(want)); !slices.Equal(got, want) {
@@ -185,7 +188,7 @@ func wqFIFOOrder(t *testing.T, newQueue NewWorkQueue, c config) {
 
 // wqHandsOutEveryItemOnce holds for every order: what is added comes out,
 // each item once.
-func wqHandsOutEveryItemOnce(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqHandsOutEveryItemOnce(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	want := addNumbered(q, 200)
 	got := getAll(t, q, len(want))
@@ -205,7 +208,7 @@ func addNumbered(q workqueue.TypedInterface[string], n int) []string {
 	return items
 }
 
-func wqRequeueGoesToBack(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqRequeueGoesToBack(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Add("a")
 	q.Add("b")
@@ -218,7 +221,7 @@ func wqRequeueGoesToBack(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustGet(t, q, "a")
 }
 
-func wqLen(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqLen(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	mustLen(t, q, 0)
 	for i := range 10 {
@@ -233,7 +236,7 @@ func wqLen(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustLen(t, q, 6)
 }
 
-func wqGetBlocksUntilAdd(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqGetBlocksUntilAdd(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	got := make(chan string, 1)
 	go func() {
@@ -252,7 +255,7 @@ func wqGetBlocksUntilAdd(t *testing.T, newQueue NewWorkQueue, c config) {
 	}
 }
 
-func wqShutDownHandsOutRemaining(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqShutDownHandsOutRemaining(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	if q.ShuttingDown() {
 		t.Fatal("ShuttingDown() = true on a new queue")
@@ -274,7 +277,7 @@ func wqShutDownHandsOutRemaining(t *testing.T, newQueue NewWorkQueue, c config) 
 	mustShutdownGet(t, q)
 }
 
-func wqShutDownWakesGets(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqShutDownWakesGets(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	const getters = 4
 	results := make(chan bool, getters)
@@ -293,7 +296,7 @@ func wqShutDownWakesGets(t *testing.T, newQueue NewWorkQueue, c config) {
 	}
 }
 
-func wqAddAfterShutDown(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqAddAfterShutDown(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.ShutDown()
 	q.Add("late")
@@ -335,7 +338,7 @@ func mustReturn(t *testing.T, ch <-chan struct{}, what string) {
 // drainingWhileProcessing starts ShutDownWithDrain on a fresh queue while
 // item "a" is processing, checks that it waits, and returns the queue and
 // the channel closed when it returns.
-func drainingWhileProcessing(t *testing.T, newQueue NewWorkQueue) (workqueue.TypedInterface[string], <-chan struct{}) {
+func drainingWhileProcessing(t *testing.T, newQueue newStrings) (workqueue.TypedInterface[string], <-chan struct{}) {
 	t.Helper()
 	q := fresh(t, newQueue)
 	q.Add("a")
@@ -345,7 +348,7 @@ func drainingWhileProcessing(t *testing.T, newQueue NewWorkQueue) (workqueue.Typ
 	return q, returned
 }
 
-func wqDrainWaitsForDone(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDrainWaitsForDone(t *testing.T, newQueue newStrings) {
 	q, returned := drainingWhileProcessing(t, newQueue)
 	if !q.ShuttingDown() {
 		t.Fatal("ShuttingDown() = false during ShutDownWithDrain")
@@ -358,7 +361,7 @@ func wqDrainWaitsForDone(t *testing.T, newQueue NewWorkQueue, c config) {
 
 // wqDrainWaitsForQueued is issue 7's property: ShutDownWithDrain also waits
 // for items still queued, which a worker must yet Get and Done.
-func wqDrainWaitsForQueued(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDrainWaitsForQueued(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Add("a")
 	q.Add("b")
@@ -376,7 +379,7 @@ func wqDrainWaitsForQueued(t *testing.T, newQueue NewWorkQueue, c config) {
 	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
 }
 
-func wqShutDownEndsDrain(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqShutDownEndsDrain(t *testing.T, newQueue newStrings) {
 	q, returned := drainingWhileProcessing(t, newQueue)
 	q.ShutDown()
 	mustReturn(t, returned, "ShutDownWithDrain after ShutDown")

@@ -1,6 +1,7 @@
 package workqtest
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -12,63 +13,76 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/internal/suite"
-	"github.com/queuelab/queuelab/queues/workq"
 )
 
-// diffSteps bounds one generated sequence; diffKeys is the key universe
-// (small, so keys collide and come back).
+// diffKeys is the key universe of a differential run (small, so keys
+// collide and come back); diffSeeds is how many seeded runs Run's
+// differential property checks; seedOpsLen is the length of a seed's
+// operation bytes, several hundred operations.
 const (
-	diffSteps = 400
-	diffKeys  = 6
+	diffKeys   = 6
+	diffSeeds  = 20
+	seedOpsLen = 800
 )
 
-// wqDifferential runs the seeds WithDiffSeeds selects, each diffSteps long
-// over diffKeys keys; the fuzz target explores further.
-func wqDifferential(t *testing.T, newQueue NewWorkQueue, c config) {
-	for _, seed := range c.diffSeeds() {
-		if err := diffWorkQueue(t, newQueue, seed, diffSteps, c); err != nil {
-			t.Fatal(err)
-		}
+// diffSeeded runs Diff's check for seeds 1 to diffSeeds, one subtest each,
+// so a failure names the seed that replays it.
+func diffSeeded(t *testing.T, newQueue newStrings, g Guarantees) {
+	for seed := range uint64(diffSeeds) {
+		t.Run(fmt.Sprintf("seed=%d", seed+1), func(t *testing.T) { Diff(t, newQueue, g, SeedOps(seed+1)) })
 	}
 }
 
-// DiffWorkQueue applies a random sequence of steps operations, generated
-// from seed, single-threaded to a queue made by newQueue and to client-go's
-// workqueue.NewTyped, and fails at the first observable difference, printing
-// the seed and the operation trace. Operations: Add of a few keys, Get (only
-// when it cannot block), Done of a held item, Len, ShuttingDown, ShutDown.
-// With a relaxed order (g.Order) Gets are issued in batches that empty the
-// queue, and each batch is compared as a multiset.
-func DiffWorkQueue(t *testing.T, newQueue NewWorkQueue, g workq.Guarantees, seed uint64, steps int) {
+// SeedOps returns the operation bytes seed stands for: what Run's
+// differential property checks for that seed, and what
+// Diff(t, newQueue, g, SeedOps(seed)) replays when it names the seed.
+func SeedOps(seed uint64) []byte {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	ops := make([]byte, seedOpsLen)
+	_, _ = rand.NewChaCha8(key).Read(ops) // never fails
+	return ops
+}
+
+// Diff applies the operations encoded in ops, single-threaded, to a queue
+// made by newQueue and to client-go's workqueue.NewTyped, and fails at the
+// first observable difference, printing the operation trace; a failing ops
+// is kept (suite.KeepFailingOps) to be committed and replayed. Operations:
+// Add of a few keys, Get (only when it cannot block), Done of a held item,
+// Len, ShuttingDown, ShutDown. Without g.Order == guarantee.OrderFIFO, Gets
+// are issued in batches that empty the queue, and each batch is compared as
+// a multiset. Any bytes are a valid program (a fuzz target passes its
+// input); SeedOps makes them from a seed.
+func Diff(t *testing.T, newQueue func() workqueue.TypedInterface[string], g Guarantees, ops []byte) {
 	t.Helper()
-	if err := diffWorkQueue(t, newQueue, seed, steps, newConfig(g, nil)); err != nil {
+	suite.KeepFailingOps(t, ops)
+	if err := diff(newQueue, g.Order == guarantee.OrderFIFO, suite.NewOps(ops)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func diffWorkQueue(t *testing.T, newQueue NewWorkQueue, seed uint64, steps int, c config) error {
-	got := newQueue(t)
+func diff(newQueue newStrings, fifo bool, src suite.Ops) error {
+	got := newQueue()
 	want := workqueue.NewTyped[string]()
 	defer got.ShutDown()
 	defer want.ShutDown()
 
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	var trace []string
 	var held []string // handed out, not yet Done
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("differential check against client-go failed (seed %d, step %d): %s\ntrace:\n  %s",
-			seed, len(trace), fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
+		return fmt.Errorf("differential check against client-go failed (step %d): %s\ntrace:\n  %s",
+			len(trace), fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
 	}
-	for range steps {
-		switch r := rng.IntN(100); {
-		case r < 40:
-			k := fmt.Sprintf("k%d", rng.IntN(diffKeys))
+	for !src.Done() {
+		switch r := src.Intn(256); {
+		case r < 102: // 40%
+			k := fmt.Sprintf("k%d", src.Intn(diffKeys))
 			trace = append(trace, "Add "+k)
 			got.Add(k)
 			want.Add(k)
-		case r < 65:
+		case r < 166: // 25%
 			n := 1
-			if c.order != guarantee.OrderFIFO {
+			if !fifo {
 				n = want.Len() // a whole batch: the same multiset either way
 			}
 			if n == 0 || want.Len() == 0 {
@@ -100,18 +114,23 @@ func diffWorkQueue(t *testing.T, newQueue NewWorkQueue, seed uint64, steps int, 
 			if !slices.Equal(gs, ws) {
 				return fail("Get handed out %q, want %q", gs, ws)
 			}
-		case r < 85:
-			if k, ok := suite.DoneAny(rng, &held, got, want); ok {
+		case r < 218: // 20%
+			if len(held) > 0 {
+				i := src.Intn(len(held))
+				k := held[i]
+				held = slices.Delete(held, i, i+1)
 				trace = append(trace, "Done "+k)
+				got.Done(k)
+				want.Done(k)
 			}
-		case r < 95:
+		case r < 243: // 10%
 			trace = append(trace, "Len")
-		case r < 98:
+		case r < 255: // 5%
 			trace = append(trace, "ShuttingDown")
 			if g, w := got.ShuttingDown(), want.ShuttingDown(); g != w {
 				return fail("ShuttingDown = %v, want %v", g, w)
 			}
-		default:
+		default: // 1 in 256: most of a seed's run is before it, some runs never shut down
 			trace = append(trace, "ShutDown")
 			got.ShutDown()
 			want.ShutDown()

@@ -8,6 +8,7 @@ import (
 	"github.com/queuelab/queuelab/guarantee"
 
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 )
 
 // Request has the shape of controller-runtime's reconcile.Request, the item
@@ -21,8 +22,8 @@ func req(ns, name string) Request {
 
 // requestItems: equal structs (built separately) are one item, an Add
 // during processing re-queues after Done, Done of an idle item is ignored.
-func requestItems(t *testing.T, newQueue NewQueue[Request], c config) {
-	q := newQueue(t)
+func requestItems(t *testing.T, newQueue func() workqueue.TypedInterface[Request], g Guarantees) {
+	q := newQueue()
 	defer q.ShutDown()
 	q.Add(req("ns", "a"))
 	q.Add(req("ns", "b"))
@@ -31,7 +32,7 @@ func requestItems(t *testing.T, newQueue NewQueue[Request], c config) {
 		t.Fatalf("Len after adding a, b, a = %d, want 2", n)
 	}
 	first, _ := q.Get()
-	if c.order == guarantee.OrderFIFO && first != req("ns", "a") {
+	if g.Order == guarantee.OrderFIFO && first != req("ns", "a") {
 		t.Errorf("first Get = %v, want ns/a (FIFO)", first)
 	}
 	q.Add(req(first.Namespace, first.Name)) // while processing
@@ -58,9 +59,9 @@ func requestItems(t *testing.T, newQueue NewQueue[Request], c config) {
 // requestItemsConcurrent: several workers and producers over a few struct
 // items; no item is ever processed by two workers at once, and every Add is
 // followed by a Get that starts after it (nothing is lost).
-func requestItemsConcurrent(t *testing.T, newQueue NewQueue[Request]) {
+func requestItemsConcurrent(t *testing.T, newQueue func() workqueue.TypedInterface[Request]) {
 	const items, producers, workers, adds = 8, 3, 4, 400
-	q := newQueue(t)
+	q := newQueue()
 	var busy [items]atomic.Int32
 	var added, started [items]atomic.Int64 // sequence of last Add / last Get
 	var seq atomic.Int64
@@ -107,8 +108,8 @@ func requestItemsConcurrent(t *testing.T, newQueue NewQueue[Request]) {
 
 // anyItems: workqueue.Interface is TypedInterface[any]; items of different
 // dynamic types are different items, equal ones one.
-func anyItems(t *testing.T, newQueue NewQueue[any]) {
-	q := newQueue(t)
+func anyItems(t *testing.T, newQueue func() workqueue.TypedInterface[any]) {
+	q := newQueue()
 	defer q.ShutDown()
 	for _, it := range []any{"a", 1, int64(1), req("ns", "a"), "a", 1, req("ns", "a")} {
 		q.Add(it)

@@ -20,7 +20,7 @@ const gcTries = 100
 // does. A queue of pointers to large objects would otherwise pin them. The
 // item is a string whose bytes are an allocation of their own, watched by
 // a cleanup.
-func wqDoneReleasesItem(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDoneReleasesItem(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	var released atomic.Bool
 	cycleWatched(q, &released)

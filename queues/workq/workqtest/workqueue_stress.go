@@ -174,7 +174,7 @@ func runStress(q workqueue.TypedInterface[string], l *ledger) {
 
 // wqNeverTwoWorkers concentrates the load on few keys so that items are
 // constantly re-added while being processed.
-func wqNeverTwoWorkers(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqNeverTwoWorkers(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	l := newLedger(4)
 	runStress(q, l)
@@ -184,7 +184,7 @@ func wqNeverTwoWorkers(t *testing.T, newQueue NewWorkQueue, c config) {
 // wqHammer: many producers and consumers over a larger key space; after
 // ShutDown every consumer has exited, so every Add must have been answered
 // by a later Get.
-func wqHammer(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqHammer(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	l := newLedger(stressKeys)
 	runStress(q, l)
@@ -198,7 +198,7 @@ func wqHammer(t *testing.T, newQueue NewWorkQueue, c config) {
 // runs once with a single consumer (so that nothing is processing between
 // its Done and its next Get while items wait — client-go's window) and once
 // with several.
-func wqDrainStress(t *testing.T, newQueue NewWorkQueue, c config) {
+func wqDrainStress(t *testing.T, newQueue newStrings) {
 	for _, consumers := range []int{1, stressConsumers} {
 		q := fresh(t, newQueue)
 		drainUnderLoad(t, q, consumers)

@@ -12,9 +12,10 @@ import (
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
+	"github.com/queuelab/queuelab/informer"
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/queues/priorityq"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
@@ -135,8 +136,8 @@ func Queues[T comparable]() []QueueEntry[T] {
 			},
 		},
 	}
-	for _, e := range priorityq.Impls[T]() {
-		if e.Name == priorityq.Baseline {
+	for _, e := range labregistry.PriorityQueues[T]() {
+		if e.Name == labregistry.PriorityBaseline {
 			continue // controller-runtime's, listed above
 		}
 		for _, y := range getYields {

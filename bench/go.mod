@@ -9,6 +9,7 @@ require github.com/queuelab/queuelab/loadgen v0.0.0-00010101000000-000000000000
 require (
 	github.com/hashicorp/go-immutable-radix/v2 v2.1.0
 	github.com/prometheus/client_golang v1.24.0
+	github.com/queuelab/queuelab/internal/lab v0.0.0-00010101000000-000000000000
 	github.com/queuelab/queuelab/queues/priorityq v0.0.0-00010101000000-000000000000
 	github.com/tidwall/btree v1.8.2
 	go.uber.org/goleak v1.3.0
@@ -44,7 +45,6 @@ require (
 	github.com/go-openapi/swag/typeutils v0.27.1 // indirect
 	github.com/go-openapi/swag/yamlutils v0.27.1 // indirect
 	github.com/google/gnostic-models v0.7.0 // indirect
-	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/golang-lru/v2 v2.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

@@ -12,8 +12,21 @@ import (
 
 	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/priorityq"
+	"github.com/queuelab/queuelab/queues/priorityq/priorityqtest"
 )
+
+// pqEntry is one of the lab's priority queues.
+type pqEntry = registry.Entry[func(priorityq.Options[string]) (priorityq.PriorityQueue[string], error), priorityqtest.Guarantees]
+
+// eachPriorityQueue runs run as a sub-benchmark of name for every lab
+// priority queue, controller-runtime's first.
+func eachPriorityQueue(b *testing.B, name string, run func(*testing.B, pqEntry)) {
+	for _, e := range registry.PriorityQueues[string]() {
+		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
+	}
+}
 
 // Priorities as controller-runtime assigns them: its handlers add the
 // objects of an informer's initial list at LowPriority (-100) and later
@@ -34,7 +47,7 @@ var (
 // which keeps the registry from growing from one sub-benchmark to the next;
 // the series' values carry over, which costs nothing. The run is checked at
 // the end to have counted adds.
-func newPriorityQueue(b *testing.B, e priorityq.Entry[string], c queueConfig) priorityq.PriorityQueue[string] {
+func newPriorityQueue(b *testing.B, e pqEntry, c queueConfig) priorityq.PriorityQueue[string] {
 	var o priorityq.Options[string]
 	if c.metrics {
 		o.Name = metricsName
@@ -56,10 +69,9 @@ func newPriorityQueue(b *testing.B, e priorityq.Entry[string], c queueConfig) pr
 // trip and the pipelines also run in the configuration controller-runtime
 // controllers run (queueConfig): metrics on, items parked behind AddAfter.
 func BenchmarkPriorityQueue(b *testing.B) {
-	impls := priorityq.Impls[string]()
 	const keys = 1024
 	for _, c := range everyConfig {
-		eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e priorityq.Entry[string]) {
+		eachPriorityQueue(b, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e pqEntry) {
 			benchAddGetDone(b, newPriorityQueue(b, e, c), workKeys(keys))
 		})
 	}
@@ -67,15 +79,15 @@ func BenchmarkPriorityQueue(b *testing.B) {
 	ks := workKeys(many)
 	for _, workers := range []int{8, 64} {
 		for _, c := range everyConfig {
-			eachImpl(b, impls, fmt.Sprintf("op=pipeline/workers=%d/keys=%d/%s", workers, many, c), func(b *testing.B, e priorityq.Entry[string]) {
+			eachPriorityQueue(b, fmt.Sprintf("op=pipeline/workers=%d/keys=%d/%s", workers, many, c), func(b *testing.B, e pqEntry) {
 				benchPipeline(b, newPriorityQueue(b, e, c), ks, workers, workers, nil)
 			})
 		}
 	}
-	eachImpl(b, impls, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e priorityq.Entry[string]) {
+	eachPriorityQueue(b, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
 		benchMixedPriority(b, newPriorityQueue(b, e, plain), ks, 8)
 	})
-	eachImpl(b, impls, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e priorityq.Entry[string]) {
+	eachPriorityQueue(b, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
 		benchInitialListFlood(b, e, ks, 8)
 	})
 }
@@ -105,7 +117,7 @@ const floodHigh = 200
 // (nearest rank) and the items/s the workers moved over the rounds; ns/op
 // would be the length of a round, which depends on the flood's size, so it
 // is suppressed.
-func benchInitialListFlood(b *testing.B, e priorityq.Entry[string], keys []string, workers int) {
+func benchInitialListFlood(b *testing.B, e pqEntry, keys []string, workers int) {
 	b.ReportAllocs()
 	high := make([]string, floodHigh)
 	for j := range high {

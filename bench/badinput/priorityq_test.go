@@ -8,15 +8,25 @@ import (
 
 	"k8s.io/utils/ptr"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/priorityq"
+	"github.com/queuelab/queuelab/queues/priorityq/priorityqtest"
 )
 
-// priorityqImpls is the priority-queue registry, controller-runtime's first.
-func priorityqImpls() []impl[priorityq.Entry[string]] {
-	return entries(priorityq.Impls[string](), priorityq.Baseline)
+// pqEntry is one of the lab's priority queues.
+type pqEntry = registry.Entry[func(priorityq.Options[string]) (priorityq.PriorityQueue[string], error), priorityqtest.Guarantees]
+
+// priorityqImpls is the lab's priority-queue registry, controller-runtime's
+// first.
+func priorityqImpls() []impl[pqEntry] {
+	var out []impl[pqEntry]
+	for _, e := range registry.PriorityQueues[string]() {
+		out = append(out, impl[pqEntry]{e.Name, e.Name == registry.PriorityBaseline, e})
+	}
+	return out
 }
 
-func newPQ(e priorityq.Entry[string]) priorityq.PriorityQueue[string] {
+func newPQ(e pqEntry) priorityq.PriorityQueue[string] {
 	q, err := e.New(priorityq.Options[string]{})
 	if err != nil {
 		panic(err)
@@ -31,11 +41,11 @@ func shutDownOnce(q priorityq.PriorityQueue[string]) {
 	}
 }
 
-var priorityqCases = []badCase[priorityq.Entry[string]]{
+var priorityqCases = []badCase[pqEntry]{
 	{
 		name:     "Done and Forget of an unknown item",
 		upstream: "ignored (NumRequeues 0, the queue works on)",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			q := newPQ(e)
 			defer shutDownOnce(q)
 			q.Done("unknown")
@@ -50,7 +60,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 		name:     "every method after ShutDown",
 		upstream: "ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return",
 		note:     "client-go's workqueue drains instead (see the work-queue table)",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			q := newPQ(e)
 			q.Add("busy")
 			q.Get()
@@ -80,7 +90,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 		upstream: "panics: close of closed channel",
 		variants: "the second call returns",
 		note:     "controller-runtime closes its done channel again; a workqueue's ShutDown may be called twice (client-go's may), so the variants make it idempotent",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			q := newPQ(e)
 			q.ShutDown()
 			if msg := panics(q.ShutDown); msg != "" {
@@ -95,7 +105,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 	{
 		name:     "negative or zero delay (AddAfter, AddOpts.After)",
 		upstream: "ready at once (Len 2)",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			q := newPQ(e)
 			defer shutDownOnce(q)
 			q.AddAfter("neg", -time.Hour)
@@ -106,7 +116,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 	{
 		name:     "huge delay (AddAfter math.MaxInt64)",
 		upstream: "waits (Len 0; an item added later is handed out)",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			q := newPQ(e)
 			defer shutDownOnce(q)
 			q.AddAfter("huge", math.MaxInt64)
@@ -121,7 +131,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 		name:     "out-of-range options (Shards)",
 		upstream: "the registry adapter returns an error naming the option (controller-runtime has no Shards)",
 		variants: "constructor returns an error quoting the bad value",
-		probe: func(t *testing.T, e priorityq.Entry[string]) string {
+		probe: func(t *testing.T, e pqEntry) string {
 			shards := 4 // the non-sharded variants take none
 			if e.Name == "sharded" {
 				shards = -1
@@ -130,7 +140,7 @@ var priorityqCases = []badCase[priorityq.Entry[string]]{
 			switch {
 			case err == nil:
 				return "accepted"
-			case e.Name == priorityq.Baseline:
+			case e.Name == registry.PriorityBaseline:
 				return "the registry adapter returns an error naming the option (controller-runtime has no Shards)"
 			}
 			if e.Name == "sharded" {

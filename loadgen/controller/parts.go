@@ -134,8 +134,8 @@ func Queues[T comparable]() []QueueEntry[T] {
 			},
 		},
 	}
-	for _, e := range priorityq.Impls[T]() {
-		if e.Name == priorityq.Baseline {
+	for _, e := range labregistry.PriorityQueues[T]() {
+		if e.Name == labregistry.PriorityBaseline {
 			continue // controller-runtime's, listed above
 		}
 		for _, y := range getYields {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/queuelab/queuelab/queues/priorityq"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 // TestQueuesListEachGetYield requires every lab priority queue under every
@@ -12,8 +12,8 @@ import (
 // what a scenario needs to measure the policies side by side.
 func TestQueuesListEachGetYield(t *testing.T) {
 	names := queueNames()
-	for _, e := range priorityq.Impls[string]() {
-		if e.Name == priorityq.Baseline {
+	for _, e := range registry.PriorityQueues[string]() {
+		if e.Name == registry.PriorityBaseline {
 			continue
 		}
 		for _, y := range getYields {

@@ -122,12 +122,12 @@ func TestControllerKeepsPriorities(t *testing.T) {
 	queues := map[string]func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request]{
 		"newqueue": priorityq.NewQueue[reconcile.Request],
 	}
-	for _, e := range priorityq.Impls[reconcile.Request]() {
-		f, err := priorityq.QueueFunc(e.New, priorityq.Options[reconcile.Request]{})
+	for _, v := range withControllerRuntime[reconcile.Request]() {
+		f, err := priorityq.QueueFunc(v.new, priorityq.Options[reconcile.Request]{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		queues[e.Name] = f
+		queues[v.name] = f
 	}
 	for name, newQueue := range queues {
 		t.Run("queue="+name, func(t *testing.T) {

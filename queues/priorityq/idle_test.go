@@ -31,12 +31,9 @@ func TestIdleQueueUsesNoCPU(t *testing.T) {
 		t.Skip("measures CPU time over 3 s")
 	}
 	const window = time.Second
-	for _, e := range priorityq.Impls[string]() {
-		if e.Name == priorityq.Baseline {
-			continue
-		}
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			q, err := e.New(priorityq.Options[string]{Name: "idle-" + e.Name})
+	for _, v := range variants[string]() {
+		t.Run("impl="+v.name, func(t *testing.T) {
+			q, err := v.new(priorityq.Options[string]{Name: "idle-" + v.name})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 // An item added while processed is marked dirty and pushed by its Done, at
 // the tail of its priority. A waiting item made ready by a plain add also goes to the tail.
 // So, unlike Mutex and controller-runtime, those two keep no earlier place
-// (Guarantees KeepsPosition false); otherwise ready items go out by
+// (priorityqtest.Guarantees.KeepsPosition false); otherwise ready items go out by
 // priority and FIFO within one (between adds that overlap in time, in
 // either order).
 //

@@ -17,9 +17,9 @@ type payload struct{ _ [64]byte }
 // variant keeps it reachable — the house rule for work queues. The item is
 // a pointer whose cleanup must run after a GC.
 func TestDoneReleasesItems(t *testing.T) {
-	for _, e := range priorityq.Impls[*payload]() {
-		t.Run("impl="+e.Name, func(t *testing.T) {
-			q, err := e.New(priorityq.Options[*payload]{})
+	for _, v := range withControllerRuntime[*payload]() {
+		t.Run("impl="+v.name, func(t *testing.T) {
+			q, err := v.new(priorityq.Options[*payload]{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,12 +56,6 @@ func TestConstructorsRefuseBadOptions(t *testing.T) {
 	}
 	if _, err := priorityq.NewLockFree(priorityq.Options[string]{Shards: 4}); err == nil {
 		t.Error("NewLockFree accepted Shards")
-	}
-	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{DrainOnShutdown: true}); err == nil {
-		t.Error("controller-runtime's queue accepted DrainOnShutdown, which it cannot honour")
-	}
-	if _, err := priorityq.Impls[string]()[0].New(priorityq.Options[string]{GetYield: priorityq.GetYieldOff}); err == nil {
-		t.Error("controller-runtime's queue accepted a GetYield policy, which it cannot honour")
 	}
 	if _, err := priorityq.NewMutex(priorityq.Options[string]{GetYield: 7}); err == nil {
 		t.Error("NewMutex accepted an unknown GetYield")
@@ -104,16 +98,16 @@ func (fixedDelay) NumRequeues(string) int    { return 0 }
 // the waiting record's index in an any, which allocates past 255: every
 // delayed add of a queue with more than 256 records allocated once.
 func TestDelayedAddsAllocateNothing(t *testing.T) {
-	for _, e := range priorityq.Impls[string]() {
-		if e.Name == priorityq.Baseline || e.Name == "lockfree" { // both allocate per item by design
+	for _, v := range variants[string]() {
+		if v.name == "lockfree" { // allocates per item by design, as controller-runtime's does
 			continue
 		}
-		t.Run("impl="+e.Name, func(t *testing.T) {
+		t.Run("impl="+v.name, func(t *testing.T) {
 			o := priorityq.Options[string]{RateLimiter: fixedDelay{}}
-			if e.Name == "sharded" {
+			if v.name == "sharded" {
 				o.Shards = 1 // one engine holds every record
 			}
-			q, err := e.New(o)
+			q, err := v.new(o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"github.com/anishathalye/porcupine"
 	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/priorityq"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // PriorityQueue is the part of controller-runtime's PriorityQueue the
@@ -213,7 +213,7 @@ func CheckPriorityQueue(cfg Config, impl string, order PriorityOrder, newQ func(
 // controller-runtime's included, each against the order it declares.
 func CheckPriorityQueues(cfg Config) []Result {
 	var out []Result
-	for _, e := range priorityq.Impls[int]() {
+	for _, e := range registry.PriorityQueues[int]() {
 		order := KeepPosition
 		switch {
 		case e.Guarantees.Order != guarantee.OrderFIFO:

@@ -12,6 +12,13 @@
 // registered its own (it does as soon as its controller package is linked),
 // Provider writes into those very collectors, so both kinds of queue appear
 // side by side in one scrape.
+//
+// priorityq's queues use Provider when their Options name them and leave
+// MetricsProvider nil, so nothing needs wiring there. A client-go work queue
+// built by hand (workqueue.TypedQueueConfig.MetricsProvider, or
+// TypedRateLimitingQueueConfig's) publishes like controller-runtime's with
+// Provider{} as its provider; see the example. A queue whose provider
+// implements PriorityProvider reports its depth per priority.
 package crmetrics
 
 import (

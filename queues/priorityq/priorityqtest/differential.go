@@ -3,6 +3,7 @@ package priorityqtest
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -10,7 +11,9 @@ import (
 
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
 
+	"github.com/queuelab/queuelab/guarantee"
 	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
@@ -19,26 +22,46 @@ import (
 // that dedup, raises and re-adds while processing happen often.
 const diffKeys = 6
 
+// diffOpsLen is the length of SeedOps' sequences: about 300 operations.
+const diffOpsLen = 1200
+
 var (
 	diffPriorities = []int{-100, 0, 0, 5, 100}
 	diffDelays     = []time.Duration{0, 0, 0, 0, time.Second, 3 * time.Second}
 )
 
-// DiffPriorityQueue applies a random sequence of steps operations, generated
-// from seed, to a queue made by newQueue and to controller-runtime's queue,
-// in one synctest bubble so that delays are exact, and fails at the first
-// observable difference with the seed and the operation trace. Operations:
-// AddWithOpts (priority, delay, rate limit; one or several items), Get (at
-// most one outstanding per queue: a Get that blocks stays pending and must
-// return the same item as the reference's when it does), Done of a held
-// item, Forget, time passing, and a final ShutDown, after which both must
-// report shutdown at once. Len is compared after every step. The candidate
-// must keep controller-runtime's order exactly.
-func DiffPriorityQueue(t *testing.T, newQueue NewQueue, seed uint64, steps int) {
+// Diff applies the operations decoded from ops (any byte string is a valid
+// sequence; see SeedOps) to a queue made by newQueue and to
+// controller-runtime's queue, in one synctest bubble so that delays are
+// exact, and fails at the first observable difference with the operation
+// trace; suite.KeepFailingOps keeps the failing ops for replay.
+// Operations: AddWithOpts (priority, delay, rate limit; one or several
+// items), Get (at most one outstanding per queue: a Get that blocks stays
+// pending and must return the same item as the reference's when it does),
+// Done of a held item, Forget, time passing, and a final ShutDown, after
+// which both must report shutdown at once. Len is compared after every
+// operation. The candidate must keep controller-runtime's order exactly, so
+// Diff is skipped unless g declares FIFO order and KeepsPosition.
+func Diff(t *testing.T, newQueue NewQueue, g Guarantees, ops []byte) {
 	t.Helper()
-	if err := diff(t, newQueue, seed, steps); err != nil {
+	suite.KeepFailingOps(t, ops)
+	if g.Order != guarantee.OrderFIFO || !g.KeepsPosition {
+		t.Skip("[relaxed] order differs from controller-runtime's (Diff an exact configuration, such as one shard)")
+	}
+	if err := diff(t, newQueue, ops); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// SeedOps returns the operation bytes a seed stands for: about 300
+// operations, what the seeded differential runs replay.
+func SeedOps(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, 0xd1ff))
+	b := make([]byte, diffOpsLen)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
 }
 
 // limiter is the rate limiter each queue of the differential check gets
@@ -47,22 +70,19 @@ func limiter() workqueue.TypedRateLimiter[string] {
 	return workqueue.NewTypedItemExponentialFailureRateLimiter[string](500*time.Millisecond, 4*time.Second)
 }
 
-func diff(t *testing.T, newQueue NewQueue, seed uint64, steps int) (err error) {
+func diff(t *testing.T, newQueue NewQueue, ops []byte) (err error) {
 	synctest.Test(t, func(t *testing.T) {
-		want := priorityq.Impls[string]()[0] // controller-runtime's
-		ref, rerr := want.New(priorityq.Options[string]{RateLimiter: limiter()})
-		if rerr != nil {
-			err = rerr
-			return
-		}
-		got := newQueue(t, priorityq.Options[string]{RateLimiter: limiter()})
-		rng := rand.New(rand.NewPCG(seed, 0xd1ff))
+		// controller-runtime's own queue is the reference, built as its
+		// controllers build it, with no metrics name.
+		ref := priorityqueue.New[string]("", func(o *priorityqueue.Opts[string]) { o.RateLimiter = limiter() })
+		got := build(t, newQueue, priorityq.Options[string]{RateLimiter: limiter()})
+		src := suite.NewOps(ops)
 		var trace []string
 		var held []string          // handed out by both, not yet Done
 		var refGet, gotGet pending // outstanding Gets
 		fail := func(format string, args ...any) {
-			err = fmt.Errorf("differential check against controller-runtime failed (seed %d, step %d): %s\ntrace:\n  %s",
-				seed, len(trace), fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
+			err = fmt.Errorf("differential check against controller-runtime failed (operation %d): %s\ntrace:\n  %s",
+				len(trace), fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
 		}
 		// settle compares the outstanding Gets and Len once both queues are quiet.
 		settle := func() bool {
@@ -89,16 +109,16 @@ func diff(t *testing.T, newQueue NewQueue, seed uint64, steps int) (err error) {
 			}
 			return true
 		}
-		key := func() string { return fmt.Sprint("k", rng.IntN(diffKeys)) }
-		for range steps {
-			switch r := rng.IntN(100); {
+		key := func() string { return fmt.Sprint("k", src.Intn(diffKeys)) }
+		for !src.Done() {
+			switch r := src.Intn(100); {
 			case r < 45:
-				o := priorityq.AddOpts{After: diffDelays[rng.IntN(len(diffDelays))], RateLimited: rng.IntN(8) == 0}
-				if p := diffPriorities[rng.IntN(len(diffPriorities))]; p != 0 || rng.IntN(2) == 0 {
+				o := priorityq.AddOpts{After: diffDelays[src.Intn(len(diffDelays))], RateLimited: src.Intn(8) == 0}
+				if p := diffPriorities[src.Intn(len(diffPriorities))]; p != 0 || src.Intn(2) == 0 {
 					o.Priority = ptr.To(p)
 				}
 				items := []string{key()}
-				if rng.IntN(5) == 0 {
+				if src.Intn(5) == 0 {
 					items = append(items, key())
 				}
 				trace = append(trace, fmt.Sprintf("AddWithOpts(priority=%v after=%v ratelimited=%v) %v", ptr.Deref(o.Priority, 0), o.After, o.RateLimited, items))
@@ -111,16 +131,22 @@ func diff(t *testing.T, newQueue NewQueue, seed uint64, steps int) (err error) {
 				trace = append(trace, "Get")
 				refGet, gotGet = startGet(ref), startGet(got)
 			case r < 85:
-				if item, ok := suite.DoneAny(rng, &held, ref, got); ok {
-					trace = append(trace, "Done "+item)
+				if len(held) == 0 {
+					continue
 				}
+				i := src.Intn(len(held))
+				item := held[i]
+				held = slices.Delete(held, i, i+1)
+				trace = append(trace, "Done "+item)
+				ref.Done(item)
+				got.Done(item)
 			case r < 88:
 				k := key()
 				trace = append(trace, "Forget "+k)
 				ref.Forget(k)
 				got.Forget(k)
 			default:
-				d := time.Duration(rng.IntN(2000)) * time.Millisecond
+				d := time.Duration(src.Intn(250)) * 8 * time.Millisecond
 				trace = append(trace, fmt.Sprint("Sleep ", d))
 				time.Sleep(d)
 			}

@@ -23,7 +23,7 @@ import (
 // and checks that the workers all stop.
 func Hammer(t *testing.T, newQueue NewQueue, producers, workers, keys, perProducer int) {
 	t.Helper()
-	q := newQueue(t, priorityq.Options[string]{})
+	q := build(t, newQueue, priorityq.Options[string]{})
 	names := make([]string, keys)
 	for i := range names {
 		names[i] = fmt.Sprint("key-", i)

@@ -16,9 +16,20 @@ import (
 // queue is the interface under test.
 type queue = priorityq.PriorityQueue[string]
 
+// build builds a queue with o, or fails t.
+func build(t *testing.T, newQueue NewQueue, o priorityq.Options[string]) queue {
+	t.Helper()
+	q, err := newQueue(o)
+	if err != nil {
+		t.Fatalf("building the queue with %+v: %v", o, err)
+	}
+	return q
+}
+
 // open builds a queue for a property and shuts it down when it ends.
 func open(t *testing.T, newQueue NewQueue, o priorityq.Options[string]) queue {
-	q := newQueue(t, o)
+	t.Helper()
+	q := build(t, newQueue, o)
 	t.Cleanup(func() {
 		if !q.ShuttingDown() { // controller-runtime's ShutDown panics when called twice
 			q.ShutDown()

@@ -18,16 +18,20 @@ import (
 // controller restarted into a busy cluster then sees live changes hundreds
 // of milliseconds late (the controller-restart scenario).
 //
-// controller-runtime's queue is not held to it: its Get blocks on a channel
-// that its hand-out goroutine feeds, and the scheduler runs the two as a
-// hand-off that keeps the processor's turn, so on one processor a third
-// goroutine waits for preemption there too. Under load its workers still
-// block once per item, which is what kept its informer served.
+// It is skipped unless g declares GetYield. controller-runtime's queue
+// declares no such policy: its Get blocks on a channel that its hand-out
+// goroutine feeds, and the scheduler runs the two as a hand-off that keeps
+// the processor's turn, so on one processor a third goroutine waits for
+// preemption there too. Under load its workers still block once per item,
+// which is what kept its informer served.
 //
 // It sets GOMAXPROCS to 1 while it runs, so it must not run in parallel
 // with other tests.
-func GetYields(t *testing.T, newQueue NewQueue) {
+func GetYields(t *testing.T, newQueue NewQueue, g Guarantees) {
 	t.Helper()
+	if !g.GetYield {
+		t.Skip("[ext] no GetYield policy: Get is not held to be a scheduling point")
+	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	q := open(t, newQueue, priorityq.Options[string]{GetYield: priorityq.GetYieldOn})
 	const n = 64

@@ -294,6 +294,14 @@ type rateLimitingSession struct {
 	clock *testingclock.FakeClock
 }
 
+// newRateLimitingSession builds a history's queue on a fresh fake clock
+// and limiter.
+func newRateLimitingSession(newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue) session {
+	clk := testingclock.NewFakeClock(time.Unix(0, 0))
+	q := newQ(clk, newRateLimiter())
+	return &rateLimitingSession{workQueueSession: workQueueSession{q: q, fresh: workerItems}, q: q, clock: clk}
+}
+
 func (s *rateLimitingSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {
 	it := rng.IntN(workerItems)
 	call := func(in rlIn, f func() wqOut) { r.call(c, in, false, func() any { return f() }) }
@@ -327,7 +335,7 @@ func newRateLimiter() workqueue.TypedRateLimiter[int] {
 // CheckRateLimiting checks the rate-limiting queues newQ builds on the
 // fake clock and limiter given against the model.
 func CheckRateLimiting(cfg Config, impl string, newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue) Result {
-	return check(cfg, "ratelimit", impl, "due-time", RateLimitingModel(), func() session { return CheckRateLimitingSession(cfg, newQ) })
+	return check(cfg, "ratelimit", impl, "due-time", RateLimitingModel(), func() session { return newRateLimitingSession(newQ) })
 }
 
 // rateLimitingImpl is one rate-limiting queue checked: client-go's, the

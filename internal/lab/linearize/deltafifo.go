@@ -142,6 +142,10 @@ func (s *dfState) tombstone(k int) string {
 	return delta(dkTombstone, s.known[k])
 }
 
+// replace applies Replace(list): Replaced deltas to the listed keys,
+// queueing the new ones in list order, then a tombstone to every other
+// queued key and to every known key without deltas (queued as one bag);
+// the first Replace before any write sets the initial population.
 func (s *dfState) replace(list string) {
 	var listed uint32
 	var fresh []int
@@ -173,6 +177,8 @@ func (s *dfState) replace(list string) {
 	}
 }
 
+// resync appends a Sync delta with the known object to every known key
+// without deltas, queued as one bag.
 func (s *dfState) resync() {
 	var synced []int
 	for k := range dfKeys {
@@ -278,12 +284,8 @@ func DeltaFIFOModel(anyOrder bool) porcupine.Model {
 		},
 		func(i dfIn, o dfOut) string {
 			switch i.op {
-			case dfAdd:
-				return fmt.Sprintf("Add(k%d v%d)", i.key, i.ver)
-			case dfUpdate:
-				return fmt.Sprintf("Update(k%d v%d)", i.key, i.ver)
-			case dfDelete:
-				return fmt.Sprintf("Delete(k%d v%d)", i.key, i.ver)
+			case dfAdd, dfUpdate, dfDelete:
+				return fmt.Sprintf("%s(k%d v%d)", [...]string{"Add", "Update", "Delete"}[i.op], i.key, i.ver)
 			case dfReplace:
 				return fmt.Sprintf("Replace(%s)", describeDeltas(i.list, true))
 			case dfResync:

@@ -17,7 +17,7 @@ import (
 func brokenDeltaFIFOs() []broken {
 	df := func(name string, newQ func(cache.DeltaFIFOOptions) linearize.DeltaFIFO) broken {
 		return broken{"deltafifo", name, func(c linearize.Config) linearize.Result {
-			return linearize.CheckDeltaFIFO(c, name, false, newQ)
+			return linearize.CheckDeltaFIFO(c, name, false, true, newQ)
 		}}
 	}
 	return []broken{

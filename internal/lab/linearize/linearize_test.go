@@ -83,7 +83,7 @@ func TestLinearize(t *testing.T) {
 	start := time.Now()
 	for _, family := range []func(linearize.Config) []linearize.Result{
 		linearize.CheckWorkQueues, linearize.CheckPriorityQueues, linearize.CheckStores, linearize.CheckInOrders, linearize.CheckFIFOs,
-		linearize.CheckDeltaFIFOs, linearize.CheckRateLimitingQueues,
+		linearize.CheckDeltaFIFOs, linearize.CheckDelayingQueues, linearize.CheckRateLimitingQueues,
 	} {
 		for _, r := range family(c) {
 			fmt.Println(r)

@@ -17,13 +17,18 @@ import (
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
-// RateLimitingQueue is the part of client-go's
-// workqueue.TypedRateLimitingInterface the rate-limiting histories call:
-// the work queue's calls, the delaying layer's AddAfter and the rate
-// limiter's.
-type RateLimitingQueue interface {
+// DelayingQueue is the part of client-go's workqueue.TypedDelayingInterface
+// the delaying histories call: the work queue's calls and AddAfter.
+type DelayingQueue interface {
 	WorkQueue
 	AddAfter(item int, d time.Duration)
+}
+
+// RateLimitingQueue is the part of client-go's
+// workqueue.TypedRateLimitingInterface the rate-limiting histories call:
+// the delaying queue's and the rate limiter's.
+type RateLimitingQueue interface {
+	DelayingQueue
 	AddRateLimited(item int)
 	Forget(item int)
 	NumRequeues(item int) int
@@ -287,37 +292,31 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// rateLimitingSession drives one rate-limiting queue and its fake clock.
+// rateLimitingSession drives one delaying or rate-limiting queue and its
+// fake clock.
 type rateLimitingSession struct {
 	workQueueSession
-	q     RateLimitingQueue
+	q     DelayingQueue
+	rl    RateLimitingQueue // nil for a delaying queue: AddAfter takes the limiter's calls' share
 	clock *testingclock.FakeClock
-}
-
-// newRateLimitingSession builds a history's queue on a fresh fake clock
-// and limiter.
-func newRateLimitingSession(newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue) session {
-	clk := testingclock.NewFakeClock(time.Unix(0, 0))
-	q := newQ(clk, newRateLimiter())
-	return &rateLimitingSession{workQueueSession: workQueueSession{q: q, fresh: workerItems}, q: q, clock: clk}
 }
 
 func (s *rateLimitingSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {
 	it := rng.IntN(workerItems)
 	call := func(in rlIn, f func() wqOut) { r.call(c, in, false, func() any { return f() }) }
 	switch n := rng.IntN(100); {
-	case n < 12:
+	case n < 12 || (s.rl == nil && n < 33):
 		ticks := rng.IntN(4)
 		call(rlIn{op: rlAddAfter, wq: wqIn{item: it}, ticks: ticks}, func() wqOut {
 			s.q.AddAfter(it, time.Duration(ticks)*rlTick)
 			return wqOut{}
 		})
 	case n < 22:
-		call(rlIn{op: rlAddRateLimited, wq: wqIn{item: it}}, func() wqOut { s.q.AddRateLimited(it); return wqOut{} })
+		call(rlIn{op: rlAddRateLimited, wq: wqIn{item: it}}, func() wqOut { s.rl.AddRateLimited(it); return wqOut{} })
 	case n < 27:
-		call(rlIn{op: rlForget, wq: wqIn{item: it}}, func() wqOut { s.q.Forget(it); return wqOut{} })
+		call(rlIn{op: rlForget, wq: wqIn{item: it}}, func() wqOut { s.rl.Forget(it); return wqOut{} })
 	case n < 33:
-		call(rlIn{op: rlNumRequeues, wq: wqIn{item: it}}, func() wqOut { return wqOut{n: s.q.NumRequeues(it)} })
+		call(rlIn{op: rlNumRequeues, wq: wqIn{item: it}}, func() wqOut { return wqOut{n: s.rl.NumRequeues(it)} })
 	case n < 43:
 		ticks := 1 + rng.IntN(2)
 		call(rlIn{op: rlStep, ticks: ticks}, func() wqOut { s.clock.Step(time.Duration(ticks) * rlTick); return wqOut{} })
@@ -335,47 +334,65 @@ func newRateLimiter() workqueue.TypedRateLimiter[int] {
 // CheckRateLimiting checks the rate-limiting queues newQ builds on the
 // fake clock and limiter given against the model.
 func CheckRateLimiting(cfg Config, impl string, newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue) Result {
-	return check(cfg, "ratelimit", impl, "due-time", RateLimitingModel(), func() session { return newRateLimitingSession(newQ) })
+	return check(cfg, "ratelimit", impl, "due-time", RateLimitingModel(), func() session {
+		clk := testingclock.NewFakeClock(time.Unix(0, 0))
+		q := newQ(clk, newRateLimiter())
+		return &rateLimitingSession{workQueueSession: workQueueSession{q: q, fresh: workerItems}, q: q, rl: q, clock: clk}
+	})
 }
 
-// rateLimitingImpl is one rate-limiting queue checked: client-go's, the
-// control, and queuelab's layer over each of its work queues and over
-// client-go's.
-type rateLimitingImpl struct {
+// CheckDelaying checks the delaying queues newQ builds on the fake clock
+// given against the model (whose limiter the histories never call).
+func CheckDelaying(cfg Config, impl string, newQ func(clock.WithTicker) DelayingQueue) Result {
+	return check(cfg, "delaying", impl, "due-time", RateLimitingModel(), func() session {
+		clk := testingclock.NewFakeClock(time.Unix(0, 0))
+		q := newQ(clk)
+		return &rateLimitingSession{workQueueSession: workQueueSession{q: q, fresh: workerItems}, q: q, clock: clk}
+	})
+}
+
+// layerBases are the work queues queuelab's layers are checked over:
+// client-go's and each of queuelab's.
+func layerBases() []struct {
 	name string
-	newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue
-}
-
-func rateLimitingImpls() []rateLimitingImpl {
-	layer := func(newBase func() workqueue.TypedInterface[int]) func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue {
-		return func(clk clock.WithTicker, l workqueue.TypedRateLimiter[int]) RateLimitingQueue {
-			return registry.Must(workq.NewRateLimiting(newBase(), l, workq.LayerOptions{Clock: clk}))
-		}
-	}
-	return []rateLimitingImpl{
-		{registry.Baseline, func(clk clock.WithTicker, l workqueue.TypedRateLimiter[int]) RateLimitingQueue {
-			return workqueue.NewTypedRateLimitingQueueWithConfig(l, workqueue.TypedRateLimitingQueueConfig[int]{Clock: clk})
-		}},
-		{"layer+clientgo", layer(func() workqueue.TypedInterface[int] { return workqueue.NewTyped[int]() })},
-		{"layer+mutex", layer(func() workqueue.TypedInterface[int] { return registry.Must(workq.NewMutex[int](workq.Options{})) })},
-		{"layer+sharded", layer(func() workqueue.TypedInterface[int] { return registry.Must(workq.NewSharded[int](workq.Options{})) })},
-		{"layer+ring", layer(func() workqueue.TypedInterface[int] { return registry.Must(workq.NewRing[int](workq.Options{})) })},
+	newQ func() workqueue.TypedInterface[int]
+} {
+	return []struct {
+		name string
+		newQ func() workqueue.TypedInterface[int]
+	}{
+		{"layer+clientgo", func() workqueue.TypedInterface[int] { return workqueue.NewTyped[int]() }},
+		{"layer+mutex", func() workqueue.TypedInterface[int] { return registry.Must(workq.NewMutex[int](workq.Options{})) }},
+		{"layer+sharded", func() workqueue.TypedInterface[int] { return registry.Must(workq.NewSharded[int](workq.Options{})) }},
+		{"layer+ring", func() workqueue.TypedInterface[int] { return registry.Must(workq.NewRing[int](workq.Options{})) }},
 	}
 }
 
-// CheckRateLimitingQueues checks client-go's rate-limiting queue and
-// queuelab's delaying and rate-limiting layers over every work queue
-// (the model takes any order, so per-shard order needs no weaker one).
+// CheckRateLimitingQueues checks client-go's rate-limiting queue, the
+// control, and queuelab's rate-limiting layer over every work queue (the
+// model takes any order, so per-shard order needs no weaker one).
 func CheckRateLimitingQueues(cfg Config) []Result {
-	var out []Result
-	for _, e := range rateLimitingImpls() {
-		out = append(out, CheckRateLimiting(cfg, e.name, e.newQ))
+	out := []Result{CheckRateLimiting(cfg, registry.Baseline, func(clk clock.WithTicker, l workqueue.TypedRateLimiter[int]) RateLimitingQueue {
+		return workqueue.NewTypedRateLimitingQueueWithConfig(l, workqueue.TypedRateLimitingQueueConfig[int]{Clock: clk})
+	})}
+	for _, b := range layerBases() {
+		out = append(out, CheckRateLimiting(cfg, b.name, func(clk clock.WithTicker, l workqueue.TypedRateLimiter[int]) RateLimitingQueue {
+			return registry.Must(workq.NewRateLimiting(b.newQ(), l, workq.LayerOptions{Clock: clk}))
+		}))
 	}
 	return out
 }
 
-func CheckRateLimitingSession(cfg Config, newQ func(clock.WithTicker, workqueue.TypedRateLimiter[int]) RateLimitingQueue) session {
-	clk := testingclock.NewFakeClock(time.Unix(0, 0))
-	q := newQ(clk, newRateLimiter())
-	return &rateLimitingSession{workQueueSession: workQueueSession{q: q, fresh: workerItems}, q: q, clock: clk}
+// CheckDelayingQueues checks client-go's delaying queue, the control, and
+// queuelab's delaying layer over every work queue.
+func CheckDelayingQueues(cfg Config) []Result {
+	out := []Result{CheckDelaying(cfg, registry.Baseline, func(clk clock.WithTicker) DelayingQueue {
+		return workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[int]{Clock: clk})
+	})}
+	for _, b := range layerBases() {
+		out = append(out, CheckDelaying(cfg, b.name, func(clk clock.WithTicker) DelayingQueue {
+			return registry.Must(workq.NewDelaying(b.newQ(), workq.LayerOptions{Clock: clk}))
+		}))
+	}
+	return out
 }

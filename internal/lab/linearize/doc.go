@@ -29,11 +29,14 @@
 // isInInitialList; any-order for per-shard order; keys one Replace or
 // Resync queues from KnownObjects' ListKeys may come out in any order
 // among themselves, as that order is a map's) and the delaying and
-// rate-limiting layers (client-go's rate-limiting queue on a fake clock
-// stepped by the history: an item reaches the queue no earlier than it is
-// due, through the work queue's dedup, and NumRequeues counts what
-// AddRateLimited added and Forget reset). Neither is partitioned per key:
-// Replace is atomic across keys, Pop's order and Len span them.
+// rate-limiting layers (client-go's delaying and rate-limiting queues on
+// a fake clock stepped by the history: an item reaches the queue no
+// earlier than it is due, through the work queue's dedup, and NumRequeues
+// counts what AddRateLimited added and Forget reset). Neither is
+// partitioned per key: Replace is atomic across keys, Pop's order and Len
+// span them. A DeltaFIFO that fails is checked again without
+// isInInitialList, so that a violation of the initial population, which
+// ends the run at its first history, hides no other.
 //
 // The layers' goroutine moves a due item when it runs, which no history
 // records, so that model is nondeterministic: it moves an item as late as

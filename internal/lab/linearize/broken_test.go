@@ -51,7 +51,7 @@ func brokenVariants() []broken {
 			return linearize.CheckFIFO(c, name, false, newQ)
 		}}
 	}
-	return []broken{
+	return append([]broken{
 		fifo("drops-item", func() linearize.WorkQueue { return &dropsItem{TypedInterface: workqueue.NewTyped[int]()} }),
 		fifo("hands-twice", func() linearize.WorkQueue { return &handsTwice{TypedInterface: workqueue.NewTyped[int]()} }),
 		fifo("done-forgets-dirty", func() linearize.WorkQueue { return &forgetsDirty{TypedInterface: workqueue.NewTyped[int]()} }),
@@ -85,7 +85,7 @@ func brokenVariants() []broken {
 			return &dropsAdd{FIFO: q, add: dropsWrite(q.Add)}
 		}),
 		fifoQ("pops-twice", func() linearize.FIFO { return &popsTwice{FIFO: cache.NewFIFO(linearize.FIFOKeyFunc)} }),
-	}
+	}, append(brokenDeltaFIFOs(), brokenRateLimiting()...)...)
 }
 
 // dropsWrite wraps a queue's write so that every seventh call is lost yet

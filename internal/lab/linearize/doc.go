@@ -20,9 +20,30 @@
 // rule changes; tail-on-done and max-priority for the declared
 // relaxations), store with an index (snapshot scans and atomic Replace;
 // per-key and per-key-view partitioned models where scans mix instants),
-// in-order FIFO (events in arrival order, ReplacedAll in atomic mode) and
-// FIFO (latest value per key; any-order for per-shard order). DeltaFIFO
-// and the delaying and rate-limiting layers have no model yet.
+// in-order FIFO (events in arrival order, ReplacedAll in atomic mode),
+// FIFO (latest value per key; any-order for per-shard order), DeltaFIFO
+// (client-go's with KnownObjects kept by its consumer, as an informer
+// sets it up: deltas appended per key, two deletions compressed into one,
+// Replace's Replaced deltas and tombstones at one instant, Resync's Sync
+// deltas, Pop handing a key's whole Deltas in queue order with
+// isInInitialList; any-order for per-shard order; keys one Replace or
+// Resync queues from KnownObjects' ListKeys may come out in any order
+// among themselves, as that order is a map's) and the delaying and
+// rate-limiting layers (client-go's delaying and rate-limiting queues on
+// a fake clock stepped by the history: an item reaches the queue no
+// earlier than it is due, through the work queue's dedup, and NumRequeues
+// counts what AddRateLimited added and Forget reset). Neither is
+// partitioned per key: Replace is atomic across keys, Pop's order and Len
+// span them. A DeltaFIFO that fails is checked again without
+// isInInitialList, so that a violation of the initial population, which
+// ends the run at its first history, hides no other.
+//
+// The layers' goroutine moves a due item when it runs, which no history
+// records, so that model is nondeterministic: it moves an item as late as
+// it can, when a Get hands it out or a Len counts it (a move is an Add,
+// which commutes with every other call), and lets Get take any queued
+// item, since the order in which moved items join other adds is the
+// goroutine's; the work queue family checks order.
 //
 // A checker that accepts everything proves nothing, so the tests run
 // deliberately broken variants through the same runs and require each to

@@ -1,0 +1,91 @@
+//go:build dfrepro
+
+// Reproduction of the checker's DeltaFIFO finding in queuelab's layouts,
+// kept out of the normal run because it fails on them: run it with
+// go test -tags dfrepro -run TestDeltaFIFOWriteRacingFirstReplace ./internal/lab/linearize/
+package linearize
+
+import (
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/queuelab/queuelab/internal/lab/registry"
+	"github.com/queuelab/queuelab/queues/deltafifo"
+)
+
+// parkingKnown is KnownObjects whose first ListKeys, which Replace calls
+// with its locks held, parks until released.
+type parkingKnown struct {
+	cache.Store
+	hit, release chan struct{}
+}
+
+func (k *parkingKnown) ListKeys() []string {
+	select {
+	case k.hit <- struct{}{}:
+		<-k.release
+	default:
+	}
+	return k.Store.ListKeys()
+}
+
+// TestDeltaFIFOWriteRacingFirstReplace: the first Replace lists k1 and
+// holds its locks; meanwhile an Add of k2 starts. In client-go the Add
+// waits for the lock before it marks the queue populated, so the Replace
+// is the initial population and Pop hands k1 over with isInInitialList.
+// queuelab's write marks the queue populated first (HasSynced turns true
+// while the Replace still runs) and Replace, seeing a populated queue,
+// records no initial population.
+func TestDeltaFIFOWriteRacingFirstReplace(t *testing.T) {
+	for name, newQ := range map[string]func(cache.DeltaFIFOOptions) cache.Queue{
+		registry.Baseline: func(o cache.DeltaFIFOOptions) cache.Queue { return cache.NewDeltaFIFOWithOptions(o) },
+		"mutex": func(o cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: o}))
+		},
+		"sharded": func(o cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(deltafifo.NewSharded(deltafifo.Options{DeltaFIFOOptions: o}))
+		},
+		"ring": func(o cache.DeltaFIFOOptions) cache.Queue {
+			return registry.Must(deltafifo.NewRing(deltafifo.Options{DeltaFIFOOptions: o}))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			known := &parkingKnown{Store: cache.NewStore(FIFOKeyFunc), hit: make(chan struct{}), release: make(chan struct{})}
+			q := newQ(DeltaFIFOOptions(known))
+			defer q.Close()
+			replaced := make(chan struct{})
+			go func() {
+				defer close(replaced)
+				_ = q.Replace([]any{&storeObj{key: 1, ver: 1}}, "")
+			}()
+			<-known.hit // the Replace holds its locks
+			added := make(chan struct{})
+			go func() {
+				defer close(added)
+				_ = q.Add(&storeObj{key: 2, ver: 2})
+			}()
+			// queuelab's Add closes Done at once (populated, nothing
+			// initial); client-go's waits for the lock, so give it a
+			// moment and go on.
+			earlySync := false
+			select {
+			case <-q.(cache.DoneChecker).Done():
+				earlySync = true
+			case <-time.After(200 * time.Millisecond):
+			}
+			close(known.release)
+			<-replaced
+			<-added
+			var initial bool
+			got, err := q.Pop(func(_ any, isInInitialList bool) error { initial = isInInitialList; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k, _ := FIFOKeyFunc(got.(cache.Deltas).Newest().Object); k != "k1" || !initial || earlySync {
+				t.Errorf("Pop = %s with isInInitialList=%v, synced while the first Replace ran = %v; want k1, true, false", k, initial, earlySync)
+			}
+		})
+	}
+}

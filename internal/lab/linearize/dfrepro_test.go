@@ -1,8 +1,5 @@
-//go:build dfrepro
-
-// Reproduction of the checker's DeltaFIFO finding in queuelab's layouts,
-// kept out of the normal run because it fails on them: run it with
-// go test -tags dfrepro -run TestDeltaFIFOWriteRacingFirstReplace ./internal/lab/linearize/
+// Regression test for the checker's DeltaFIFO finding in queuelab's
+// layouts (fixed: a write marks the queue populated under the key's lock).
 package linearize
 
 import (
@@ -35,9 +32,10 @@ func (k *parkingKnown) ListKeys() []string {
 // holds its locks; meanwhile an Add of k2 starts. In client-go the Add
 // waits for the lock before it marks the queue populated, so the Replace
 // is the initial population and Pop hands k1 over with isInInitialList.
-// queuelab's write marks the queue populated first (HasSynced turns true
-// while the Replace still runs) and Replace, seeing a populated queue,
-// records no initial population.
+// queuelab's write used to mark the queue populated before taking the
+// key's lock (HasSynced turned true while the Replace still ran, and the
+// Replace, seeing a populated queue, recorded no initial population); it
+// now marks it under the lock, as client-go does.
 func TestDeltaFIFOWriteRacingFirstReplace(t *testing.T) {
 	for name, newQ := range map[string]func(cache.DeltaFIFOOptions) cache.Queue{
 		registry.Baseline: func(o cache.DeltaFIFOOptions) cache.Queue { return cache.NewDeltaFIFOWithOptions(o) },
@@ -66,9 +64,10 @@ func TestDeltaFIFOWriteRacingFirstReplace(t *testing.T) {
 				defer close(added)
 				_ = q.Add(&storeObj{key: 2, ver: 2})
 			}()
-			// queuelab's Add closes Done at once (populated, nothing
-			// initial); client-go's waits for the lock, so give it a
-			// moment and go on.
+			// An Add that marked the queue populated before the lock
+			// would close Done at once (populated, nothing initial);
+			// a correct one waits for the lock, so give it a moment and
+			// go on.
 			earlySync := false
 			select {
 			case <-q.(cache.DoneChecker).Done():

@@ -51,29 +51,12 @@ var knownViolations = map[string]string{
 		"no entry and queues the item once more: one extra hand-out (never concurrent, priority order kept). Seed 5, " +
 		"GOMAXPROCS=8, history 814 (family alone); deterministic repro: go test -tags crrepro -run " +
 		"TestControllerRuntimeAddAppliedAfterDone. Upstream fix: take lockedLock before the flush",
-	// One finding in the three layouts: deltafifo's write calls
-	// MarkPopulated before it takes the key's shard lock, so a write that
-	// started before the first Replace and lands after it has already
-	// marked the queue populated, and that Replace's keys are not the
-	// initial population (isInInitialList false, HasSynced true before
-	// they are popped). client-go sets populated under the lock it
-	// appends under. Repro: go test -tags dfrepro -run
-	// TestDeltaFIFOWriteRacingFirstReplace ./internal/lab/linearize/.
-	// Keyed with the model: the runs without the initial-list check
-	// must pass.
-	"deltafifo/mutex/fifo":        deltaFIFOPopulatedRace,
-	"deltafifo/sharded/any-order": deltaFIFOPopulatedRace,
-	"deltafifo/ring/fifo":         deltaFIFOPopulatedRace,
 	"priorityq/lockfree": "after the fixes of the publish-before-push windows (an Add seeing its item queued but not yet " +
 		"pushed, a raise hiding the item between its CAS and its push, a ring blocked by a push filling its first slot), " +
 		"still about one history in 1,200-2,800 (seeds 7 and 11, GOMAXPROCS 2 and 8): not yet analysed; a candidate is " +
 		"Get's scan reading a higher level empty before adds at it and at a lower level both return, which Sharded now " +
 		"validates under the chosen shard's lock and LockFree has no lock to validate under",
 }
-
-const deltaFIFOPopulatedRace = "queues/deltafifo: a write marks the queue populated before it takes its shard lock, so " +
-	"an Add racing the first Replace makes that Replace's keys non-initial (Pop's isInInitialList false, HasSynced early); " +
-	"seen at seeds 1 and 7, GOMAXPROCS 2 and 8. Fix: MarkPopulated inside the write's critical section"
 
 // TestLinearize checks every implementation of every family, upstream's
 // included, and prints one line each.

@@ -10,7 +10,12 @@ import (
 
 	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/informer/informertest"
+	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/inorder"
+	"github.com/queuelab/queuelab/stores"
 )
+
+func identity(obj any) (any, error) { return obj, nil }
 
 // TestBadInput: every invalid option or argument comes back as an error
 // naming the problem, and leaves nothing half-built.
@@ -22,9 +27,13 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		"nil-lister-watcher": {nil, informer.Options{}, "nil ListerWatcher"},
-		"unknown-fifo":       {lw, informer.Options{FIFO: "nope"}, `FIFO: unknown implementation "nope"`},
-		"unknown-store":      {lw, informer.Options{Store: "nope"}, `store: unknown implementation "nope"`},
 		"negative-resync":    {lw, informer.Options{SharedIndexInformerOptions: cache.SharedIndexInformerOptions{ResyncPeriod: -1}}, "negative resync period"},
+		"fifo-options":       {lw, informer.Options{FIFO: informer.DeltaFIFO(deltafifo.NewMutex, deltafifo.Options{Shards: 4})}, "FIFO: deltafifo: NewMutex"},
+		"fifo-transformer":   {lw, informer.Options{FIFO: informer.InOrderFIFO(inorder.NewMutex, inorder.Options{Transformer: identity})}, "Transformer is the informer's to set"},
+		"fifo-known-objects": {lw, informer.Options{FIFO: informer.DeltaFIFO(deltafifo.NewRing, deltafifo.Options{DeltaFIFOOptions: cache.DeltaFIFOOptions{KnownObjects: cache.NewStore(cache.MetaNamespaceKeyFunc)}})}, "KnownObjects is the informer's to set"},
+		"fifo-no-new":        {lw, informer.Options{FIFO: informer.FIFO{PublishesMetrics: true}}, "PublishesMetrics is set without FIFO.New"},
+		"store-options":      {lw, informer.Options{Store: informer.StoreOf(stores.NewMutex, stores.Options{Shards: 4})}, "store: stores: NewMutex"},
+		"store-indexers":     {lw, informer.Options{Store: informer.StoreOf(stores.NewSnapshot, stores.Options{Indexers: cache.Indexers{"x": cache.MetaNamespaceIndexFunc}})}, "Indexers is the informer's to set"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			inf, err := informer.NewSharedIndexInformer(c.lw, &corev1.Pod{}, c.opts)

@@ -23,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
+	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
@@ -64,7 +66,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 // Entry types of the three families a stack draws from.
 type (
 	StoreEntry = registry.Entry[stores.New, stores.Guarantees]
-	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
+	FIFOEntry  = labregistry.Entry[informer.FIFO, informertest.Guarantees]
 	WorkQEntry = registry.Entry[workq.New[string], workq.Guarantees]
 )
 
@@ -105,7 +107,7 @@ func (s Stack) names(k Kind) []string {
 // families' registries, tests substitute their own entries.
 type Registries struct {
 	Stores registry.List[stores.New, stores.Guarantees]
-	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
+	FIFOs  labregistry.List[informer.FIFO, informertest.Guarantees]
 	WorkQs registry.List[workq.New[string], workq.Guarantees]
 }
 
@@ -117,20 +119,18 @@ func Default() Registries {
 }
 
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",
-// the RealFIFO client-go v0.37's informer pops from (the drop-in's
-// informer.ClientGoFIFO; with the clientgo store the stack is client-go's
-// whole informer), then the drop-in's others (informer.FIFOs: the lab's
-// in-order FIFOs as "inorder-<name>", the DeltaFIFO family as
-// "deltafifo-<name>").
-func InformerFIFOs() registry.List[informer.NewFIFO, informer.FIFOGuarantees] {
-	out := make(registry.List[informer.NewFIFO, informer.FIFOGuarantees], 0, len(informer.FIFOs))
-	for _, e := range informer.FIFOs {
-		if e.Name == informer.ClientGoFIFO {
+// the RealFIFO client-go v0.37's informer pops from (the lab registry's
+// "realfifo"; with the clientgo store the stack is client-go's whole
+// informer), then the lab registry's others (the in-order FIFOs as
+// "inorder-<name>", the DeltaFIFO family as "deltafifo-<name>").
+func InformerFIFOs() labregistry.List[informer.FIFO, informertest.Guarantees] {
+	out := labregistry.InformerFIFOs()
+	for i, e := range out {
+		if e.Name == labregistry.RealFIFOName {
 			e.Name = registry.Baseline
-			out = slices.Insert(out, 0, e)
-			continue
+			out = slices.Insert(slices.Delete(out, i, i+1), 0, e)
+			break
 		}
-		out = append(out, e)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package informer_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +55,25 @@ func TestBadInput(t *testing.T) {
 	assert.NoError(t, err, "a negative handler period is client-go's check period (TestResyncWarnings)")
 	assert.ErrorContains(t, inf.RemoveEventHandler(nil), "invalid key type", "client-go's message starts so")
 	assert.Panics(t, func() { informer.MustNewSharedIndexInformer(nil, &corev1.Pod{}, informer.Options{}) })
+}
+
+// TestPartsServeManyInformers: a FIFO and a Store are built once per
+// informer from the same values (NewInformerFunc's Func reuses one
+// Options), so building one informer must not change what the next gets.
+func TestPartsServeManyInformers(t *testing.T) {
+	opts := informer.Options{
+		FIFO:  informer.DeltaFIFO(deltafifo.NewSharded, deltafifo.Options{Shards: 2}),
+		Store: informer.StoreOf(stores.NewSharded, stores.Options{Shards: 2}),
+	}
+	for i := range 3 {
+		opts.Indexers = cache.Indexers{"i" + strconv.Itoa(i): cache.MetaNamespaceIndexFunc}
+		inf, err := informer.NewSharedIndexInformer(informertest.NewSource().ListerWatcher(), &corev1.Pod{}, opts)
+		require.NoError(t, err, "informer %d", i)
+		assert.Len(t, inf.GetIndexer().GetIndexers(), 1, "informer %d has only its own indexers", i)
+	}
+	opts.FIFO = informer.InOrderFIFO(inorder.NewMutex, inorder.Options{})
+	for i := range 2 {
+		_, err := informer.NewSharedIndexInformer(informertest.NewSource().ListerWatcher(), &corev1.Pod{}, opts)
+		require.NoError(t, err, "in-order informer %d", i)
+	}
 }

@@ -84,6 +84,18 @@ func RealFIFO() FIFO {
 // itself: silently overwriting it would hide a caller's mistake.
 var errInformerOwned = errors.New("is the informer's to set")
 
+// informerOwned rejects a FIFO's Transformer or KnownObjects set by the
+// caller: the informer sets them (SetTransform's function, its store).
+func informerOwned(pkg string, transformer cache.TransformFunc, known cache.KeyListerGetter) error {
+	switch {
+	case transformer != nil:
+		return fmt.Errorf("%s.Options.Transformer %w (SetTransform)", pkg, errInformerOwned)
+	case known != nil:
+		return fmt.Errorf("%s.Options.KnownObjects %w (its store)", pkg, errInformerOwned)
+	}
+	return nil
+}
+
 // InOrderFIFO is an in-order FIFO of queues/inorder (newQueue is
 // inorder.NewMutex or inorder.NewLockFree) in atomic mode, the RealFIFO
 // contract of v0.37's informers, configured by opts (BatchSize,
@@ -92,11 +104,8 @@ var errInformerOwned = errors.New("is the informer's to set")
 // a constructor error.
 func InOrderFIFO[Q cache.Queue](newQueue func(inorder.Options) (Q, error), opts inorder.Options) FIFO {
 	return FIFO{New: func(cfg FIFOConfig) (cache.Queue, error) {
-		switch {
-		case opts.Transformer != nil:
-			return nil, fmt.Errorf("inorder.Options.Transformer %w (SetTransform)", errInformerOwned)
-		case opts.KnownObjects != nil:
-			return nil, fmt.Errorf("inorder.Options.KnownObjects %w (its store); the informer runs in-order FIFOs in atomic mode", errInformerOwned)
+		if err := informerOwned("inorder", opts.Transformer, opts.KnownObjects); err != nil {
+			return nil, err
 		}
 		o := opts // a copy: the FIFO serves every informer built with it
 		o.Transformer = cfg.Transformer
@@ -112,11 +121,8 @@ func InOrderFIFO[Q cache.Queue](newQueue func(inorder.Options) (Q, error), opts 
 // constructor error.
 func DeltaFIFO[Q cache.Queue](newQueue func(deltafifo.Options) (Q, error), opts deltafifo.Options) FIFO {
 	return FIFO{New: func(cfg FIFOConfig) (cache.Queue, error) {
-		switch {
-		case opts.Transformer != nil:
-			return nil, fmt.Errorf("deltafifo.Options.Transformer %w (SetTransform)", errInformerOwned)
-		case opts.KnownObjects != nil:
-			return nil, fmt.Errorf("deltafifo.Options.KnownObjects %w (its store)", errInformerOwned)
+		if err := informerOwned("deltafifo", opts.Transformer, opts.KnownObjects); err != nil {
+			return nil, err
 		}
 		o := opts // a copy: the FIFO serves every informer built with it
 		o.Name, o.KnownObjects, o.Transformer = cfg.Name, cfg.KnownObjects, cfg.Transformer

@@ -1,8 +1,9 @@
 // Package consumer is an informer's consumer side: what client-go's
 // controller does with every Pop of its queue (the unexported
 // processDeltas, processDeltasInBatch and processReplacedAllInfo of
-// tools/cache), written once for the load generator's pipelines, the lab's
-// end-to-end benchmarks and informers assembled from queuelab parts.
+// tools/cache), written once for the drop-in informer (package informer),
+// which every lab measurement of an informer runs, and for informers
+// assembled from queuelab parts.
 //
 // It serves both queue families an informer can pop from: a DeltaFIFO
 // (queues/deltafifo, client-go's DeltaFIFO), whose Pop hands over one key's

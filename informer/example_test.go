@@ -3,6 +3,7 @@ package informer_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -40,7 +41,9 @@ func Example() {
 	var running sync.WaitGroup
 	running.Go(func() { inf.RunWithContext(ctx) })
 	cache.WaitForCacheSync(ctx.Done(), inf.HasSynced)
-	fmt.Println(<-added, <-added)
+	initial := []string{<-added, <-added}
+	slices.Sort(initial) // the list's order is the server's
+	fmt.Println(initial)
 	src.Create(informertest.Pod("default", "db-0", "db"))
 	fmt.Println(<-added)
 	pods, err := inf.GetIndexer().ByIndex(cache.NamespaceIndex, "default")
@@ -49,7 +52,7 @@ func Example() {
 	cancel()
 	running.Wait()
 	// Output:
-	// web-1 web-2
+	// [web-1 web-2]
 	// db-0
 	// 3 <nil>
 }

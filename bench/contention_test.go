@@ -168,8 +168,6 @@ func startInformer(b *testing.B, st pipeline.Stack, shape contentionShape) *info
 	run, err := st.NewInformer(lw, &metav1.PartialObjectMetadata{}, pipeline.InformerOptions{
 		Indexers: shape.indexers(),
 		Handler:  inf,
-		Batch:    true,
-		OnError:  inf.fail,
 	})
 	if err != nil {
 		b.Fatal(err)

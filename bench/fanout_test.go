@@ -14,8 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/internal/cacheline"
-	labinformer "github.com/queuelab/queuelab/informer"
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 // fanoutImpls are the informers BenchmarkInformerFanout compares: client-go's
@@ -33,7 +32,7 @@ const fanoutBatch = 1024
 // every handler has seen all of them. ns/op and allocs/op are per batch;
 // notifications/s counts handler calls.
 func BenchmarkInformerFanout(b *testing.B) {
-	impls := labinformer.Impls()
+	impls := registry.Informers()
 	for _, handlers := range []int{1, 4, 16} {
 		b.Run("handlers="+strconv.Itoa(handlers), func(b *testing.B) {
 			for _, name := range fanoutImpls {
@@ -76,7 +75,7 @@ var fanoutObjects = sync.OnceValue(func() []*corev1.Pod {
 	return objs
 })
 
-func benchFanout(b *testing.B, newInformer labinformer.New, handlers int) {
+func benchFanout(b *testing.B, newInformer func(cache.ListerWatcher, runtime.Object, cache.SharedIndexInformerOptions) cache.SharedIndexInformer, handlers int) {
 	w := watch.NewFakeWithChanSize(fanoutBatch, false)
 	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {

@@ -156,7 +156,7 @@ type applier struct {
 }
 
 func newApplier(b *testing.B, store cache.Store, count func(n int)) applier {
-	c, err := consumer.NewWithOptions(consumer.Options{Store: store})
+	c, err := consumer.New(consumer.Options{Store: store})
 	if err != nil {
 		b.Fatal(err)
 	}

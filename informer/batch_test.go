@@ -42,15 +42,14 @@ func TestBatchingIgnoresFeatureGate(t *testing.T) {
 			clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.InOrderInformersBatchProcess, gate)
 			synctest.Test(t, func(t *testing.T) {
 				src := informertest.NewSource(informertest.Pod("ns", "a", "x"))
-				inf, err := NewSharedIndexInformer(src.ListerWatcher(), &corev1.Pod{}, Options{})
-				require.NoError(t, err)
 				var fifo *countingFIFO
-				newFIFO := inf.newFIFO
-				inf.newFIFO = func(cfg FIFOConfig) cache.Queue {
-					q := newFIFO(cfg)
+				counting := FIFO{New: func(cfg FIFOConfig) (cache.Queue, error) {
+					q, err := FIFO{}.orDefault().New(cfg)
 					fifo = &countingFIFO{Queue: q, batch: q.(cache.QueueWithBatch)}
-					return fifo
-				}
+					return fifo, err
+				}}
+				inf, err := NewSharedIndexInformer(src.ListerWatcher(), &corev1.Pod{}, Options{FIFO: counting})
+				require.NoError(t, err)
 				got := make(chan string, 2)
 				_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(obj any) { got <- obj.(*corev1.Pod).Name }})
 				require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/stores"
 )
 
 // podListWatch lists and watches pods through client, as the generated
@@ -49,7 +50,7 @@ func ExampleNewInformerFunc_informerFactory() {
 		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-1"}},
 		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-2"}},
 	)
-	newInformer, err := informer.NewInformerFunc(informer.Options{Store: "lockfree"})
+	newInformer, err := informer.NewInformerFunc(informer.Options{Store: informer.StoreOf(stores.NewLockFree, stores.Options{})})
 	if err != nil {
 		panic(err)
 	}

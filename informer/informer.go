@@ -20,37 +20,30 @@ import (
 	"github.com/queuelab/queuelab/stores"
 )
 
-// DefaultStore is the store an Options with no Store gets: the snapshot
-// store, which keeps every guarantee client-go's threadSafeMap keeps
-// (snapshot scans, atomic transactions, ordered updates) while no list or
-// index scan ever holds up the informer's writer: under ten listers of a
-// 40,000-pod namespace the informer writes 271x as many objects per second
-// as client-go's at GOMAXPROCS 2 (results/raw/20261127-de98b5d-h200-scaling.txt).
-// It costs allocations on every write and about 170 bytes per object beside
-// the objects, against 77 for "mutex", which memory-bound informers may
-// prefer (see stores.Impls).
-const DefaultStore = "snapshot"
-
 // minimumResyncPeriod is the shortest handler resync period, as in
 // client-go: a shorter request is raised to it.
 const minimumResyncPeriod = time.Second
 
 // Options configures an Informer. The zero value (plus indexers, if any)
-// gives client-go's informer semantics over DefaultFIFO and DefaultStore.
+// gives client-go's informer semantics over the default FIFO and store
+// (the zero FIFO and Store).
 type Options struct {
 	// SharedIndexInformerOptions is what client-go's
 	// NewSharedIndexInformerWithOptions takes: ResyncPeriod, Indexers,
 	// ObjectDescription, and the Identifier and InformerMetricsProvider
 	// that metrics are published under. As with client-go, metrics are
 	// published only for a reserved Identifier: the store's resource
-	// version always, the FIFO's by FIFOs whose FIFOGuarantees.Metrics is
-	// set. A reserved Identifier with any other FIFO is an error, not
-	// metrics silently missing.
+	// version always, the FIFO's by a FIFO with PublishesMetrics
+	// (RealFIFO). A reserved Identifier with any other FIFO is an error,
+	// not metrics silently missing.
 	cache.SharedIndexInformerOptions
-	// FIFO names an entry of FIFOs; empty means DefaultFIFO.
-	FIFO string
-	// Store names an entry of stores.Impls; empty means DefaultStore.
-	Store string
+	// FIFO is the queue the Reflector fills: RealFIFO(), InOrderFIFO(...),
+	// DeltaFIFO(...) or one of the caller's; the zero value is the lab's
+	// in-order mutex FIFO.
+	FIFO FIFO
+	// Store is the store listers read: StoreOf(...), ClientGoStore() or
+	// one of the caller's; the zero value is the snapshot store.
+	Store Store
 	// RecoverHandlerPanics makes a handler that panics lose only the event
 	// it panicked on: the panic is logged as utilruntime.HandleCrash logs
 	// it (location and stack), the event is skipped and the next one
@@ -64,19 +57,15 @@ type Options struct {
 }
 
 // Informer is a cache.SharedIndexInformer built from the lab's parts:
-// client-go's Reflector (through cache.New) feeding a FIFO chosen from
-// FIFOs, one consumer applying what it pops to a store chosen from
-// stores.Impls (batches as one transaction), and a fan-out that hands each
-// handler registration its notifications in batches on one goroutine of
-// its own.
+// client-go's Reflector (through cache.New) feeding Options.FIFO, one
+// consumer applying what it pops to Options.Store (batches as one
+// transaction), and a fan-out that hands each handler registration its
+// notifications in batches on one goroutine of its own.
 type Informer struct {
 	lw      cache.ListerWatcher
 	example runtime.Object
 	desc    string
-	fifo    string
-	newFIFO NewFIFO
-	ident   cache.InformerNameAndResource
-	metrics cache.InformerMetricsProvider
+	fifo    cache.Queue
 	// storeRV publishes the store's resource version metric (nil unless
 	// ident is reserved): an empty client-go store whose Bookmark sets the
 	// gauge as client-go's store does on every write, through the provider
@@ -110,14 +99,15 @@ type Informer struct {
 var _ cache.SharedIndexInformer = (*Informer)(nil)
 
 // NewSharedIndexInformer returns an informer for the objects lw lists and
-// watches, of exampleObject's type, configured by opts. An unknown FIFO or
-// store name, a nil lw or a negative resync period is an error.
+// watches, of exampleObject's type, configured by opts. It builds the FIFO
+// and the store at once, so a part's invalid options, a nil lw, a negative
+// resync period or a reserved Identifier with a FIFO that publishes no
+// metrics is an error here, not at Run.
 func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object, opts Options) (*Informer, error) {
 	if lw == nil {
 		return nil, errors.New("informer: nil ListerWatcher")
 	}
-	opts, newFIFO, newStore, err := opts.resolve()
-	if err != nil {
+	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	var storeRV cache.ThreadSafeStore
@@ -128,25 +118,47 @@ func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object
 	if indexers == nil {
 		indexers = cache.Indexers{}
 	}
+	store, err := opts.Store.orDefault().New(indexers)
+	if err != nil {
+		return nil, fmt.Errorf("informer: store: %w", err)
+	}
 	s := &Informer{
 		lw:                lw,
 		example:           exampleObject,
 		desc:              opts.ObjectDescription,
-		fifo:              opts.FIFO,
-		newFIFO:           newFIFO,
-		ident:             opts.Identifier,
-		metrics:           opts.InformerMetricsProvider,
 		storeRV:           storeRV,
-		indexer:           stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, newStore(indexers)),
+		indexer:           stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, store),
 		fan:               fanout.New(clock.RealClock{}, panicPolicy(opts.RecoverHandlerPanics)),
 		mutation:          cache.NewCacheMutationDetector(fmt.Sprintf("%T", exampleObject)),
 		synced:            make(chan struct{}),
 		resyncCheckPeriod: opts.ResyncPeriod,
 		defaultResync:     opts.ResyncPeriod,
 	}
+	// The transform is read when the Reflector queues an object, after Run
+	// froze it (Run holds mu, then starts the Reflector).
+	if s.fifo, err = opts.FIFO.orDefault().New(FIFOConfig{
+		Name:            fmt.Sprintf("informer FIFO %T", exampleObject),
+		KnownObjects:    s.indexer,
+		Transformer:     s.applyTransform,
+		Identifier:      opts.Identifier,
+		MetricsProvider: opts.InformerMetricsProvider,
+	}); err != nil {
+		return nil, fmt.Errorf("informer: FIFO: %w", err)
+	}
 	s.collect.mutation = s.mutation
-	s.apply = consumer.New(s.indexer, &s.collect)
+	if s.apply, err = consumer.New(consumer.Options{Store: s.indexer, Handler: &s.collect}); err != nil {
+		return nil, err // unreachable: the store is set
+	}
 	return s, nil
+}
+
+// applyTransform is the FIFO's transformer: SetTransform's function, or
+// the object unchanged.
+func (s *Informer) applyTransform(obj any) (any, error) {
+	if s.transform == nil {
+		return obj, nil
+	}
+	return s.transform(obj)
 }
 
 // panicPolicy is the fan-out's policy for Options.RecoverHandlerPanics.
@@ -157,30 +169,18 @@ func panicPolicy(recoverPanics bool) fanout.PanicPolicy {
 	return fanout.Crash
 }
 
-// resolve fills in the defaults and looks the FIFO and store up.
-func (opts Options) resolve() (Options, NewFIFO, stores.New, error) {
-	if opts.ResyncPeriod < 0 {
-		return opts, nil, nil, fmt.Errorf("informer: negative resync period %v", opts.ResyncPeriod)
+// check rejects the settings no part can honour, before any is built.
+func (opts Options) check() error {
+	switch {
+	case opts.ResyncPeriod < 0:
+		return fmt.Errorf("informer: negative resync period %v", opts.ResyncPeriod)
+	case opts.FIFO.PublishesMetrics && opts.FIFO.New == nil:
+		return errors.New("informer: FIFO.PublishesMetrics is set without FIFO.New")
+	case opts.Identifier.Reserved() && !opts.FIFO.PublishesMetrics:
+		return fmt.Errorf("informer: the FIFO publishes no metrics, but Identifier %q asks for client-go's FIFO metrics: use FIFO: informer.RealFIFO(), or leave Identifier unset",
+			opts.Identifier.Name())
 	}
-	if opts.FIFO == "" {
-		opts.FIFO = DefaultFIFO
-	}
-	if opts.Store == "" {
-		opts.Store = DefaultStore
-	}
-	q, err := FIFOs.Lookup(opts.FIFO)
-	if err != nil {
-		return opts, nil, nil, fmt.Errorf("informer: FIFO: %w", err)
-	}
-	if opts.Identifier.Reserved() && !q.Guarantees.Metrics {
-		return opts, nil, nil, fmt.Errorf("informer: FIFO %q publishes no metrics, but Identifier %q asks for client-go's FIFO metrics: use FIFO %q, or leave Identifier unset",
-			opts.FIFO, opts.Identifier.Name(), ClientGoFIFO)
-	}
-	st, err := stores.Impls.Lookup(opts.Store)
-	if err != nil {
-		return opts, nil, nil, fmt.Errorf("informer: store: %w", err)
-	}
-	return opts, q.New, st.New, nil
+	return nil
 }
 
 // MustNewSharedIndexInformer is NewSharedIndexInformer for callers whose
@@ -210,14 +210,7 @@ func (s *Informer) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the informer has started, run more than once is not allowed")
 		return
 	}
-	q := s.newFIFO(FIFOConfig{
-		Logger:          &logger,
-		Name:            fmt.Sprintf("%s %T", s.fifo, s.example),
-		KnownObjects:    s.indexer,
-		Transformer:     s.transform,
-		Identifier:      s.ident,
-		MetricsProvider: s.metrics,
-	})
+	q := s.fifo
 	if b, ok := q.(cache.QueueWithBatch); ok {
 		q = &batchingQueue{Queue: q, batch: b, process: func(ds []cache.Delta, initial bool) error { return s.processBatch(logger, ds, initial) }}
 	}

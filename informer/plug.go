@@ -13,13 +13,21 @@ import (
 // NewInformerFunc can call it too.
 type Func func(lw cache.ListerWatcher, exampleObject runtime.Object, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer
 
-// NewInformerFunc checks opts once and returns a Func building informers
-// with them, where the caller's resync period and indexers replace
+// NewInformerFunc checks opts once, by building an informer with them
+// (never run: it starts nothing, and its metrics Identifier is left out so
+// no series is made twice), and returns a Func building informers with
+// them, where the caller's resync period and indexers replace
 // opts.ResyncPeriod and join opts.Indexers (the caller's win a name
 // clash). The check is what lets the Func, whose callers cannot take an
 // error, never fail.
 func NewInformerFunc(opts Options) (Func, error) {
-	if _, _, _, err := opts.resolve(); err != nil {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	probe := opts
+	probe.Identifier, probe.InformerMetricsProvider = cache.InformerNameAndResource{}, nil
+	probe.FIFO.PublishesMetrics = false
+	if _, err := NewSharedIndexInformer(&cache.ListWatch{}, nil, probe); err != nil {
 		return nil, err
 	}
 	return func(lw cache.ListerWatcher, obj runtime.Object, resync time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {

@@ -23,7 +23,7 @@ import (
 
 // clientGoAndDropIn are the two informers a setting is compared on:
 // client-go's and the drop-in with the given FIFO.
-func clientGoAndDropIn(fifo string) map[string]func(cache.ListerWatcher, cache.SharedIndexInformerOptions) (cache.SharedIndexInformer, error) {
+func clientGoAndDropIn(fifo informer.FIFO) map[string]func(cache.ListerWatcher, cache.SharedIndexInformerOptions) (cache.SharedIndexInformer, error) {
 	return map[string]func(cache.ListerWatcher, cache.SharedIndexInformerOptions) (cache.SharedIndexInformer, error){
 		"clientgo": func(lw cache.ListerWatcher, o cache.SharedIndexInformerOptions) (cache.SharedIndexInformer, error) {
 			return cache.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, o), nil
@@ -40,7 +40,7 @@ func clientGoAndDropIn(fifo string) map[string]func(cache.ListerWatcher, cache.S
 // taken as client-go takes it.
 func TestResyncWarnings(t *testing.T) {
 	logs := make(map[string]string)
-	for name, newInformer := range clientGoAndDropIn("") {
+	for name, newInformer := range clientGoAndDropIn(informer.FIFO{}) {
 		var buf bytes.Buffer
 		logger := textlogger.NewLogger(textlogger.NewConfig(textlogger.Output(&buf), textlogger.WithHeader(false)))
 		h := cache.ResourceEventHandlerFuncs{}
@@ -114,15 +114,15 @@ func identifier(t *testing.T, name string) cache.InformerNameAndResource {
 func TestMetricsIdentifier(t *testing.T) {
 	opts := informer.Options{SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Identifier: identifier(t, "refused")}}
 	_, err := informer.NewSharedIndexInformer(informertest.NewSource().ListerWatcher(), &corev1.Pod{}, opts)
-	assert.ErrorContains(t, err, `FIFO "inorder-mutex" publishes no metrics`)
+	assert.ErrorContains(t, err, "the FIFO publishes no metrics")
 	_, err = informer.NewInformerFunc(opts)
-	assert.ErrorContains(t, err, `FIFO "inorder-mutex" publishes no metrics`, "NewInformerFunc checks the same")
+	assert.ErrorContains(t, err, "the FIFO publishes no metrics", "NewInformerFunc checks the same")
 	opts.Identifier = cache.InformerNameAndResource{}
 	opts.InformerMetricsProvider = &gauges{}
 	_, err = informer.NewSharedIndexInformer(informertest.NewSource().ListerWatcher(), &corev1.Pod{}, opts)
 	assert.NoError(t, err, "a provider without a reserved Identifier publishes nothing, with client-go too")
 
-	for name, newInformer := range clientGoAndDropIn(informer.ClientGoFIFO) {
+	for name, newInformer := range clientGoAndDropIn(informer.RealFIFO()) {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				src := informertest.NewSource(informertest.Pod("ns", "a", "x"))

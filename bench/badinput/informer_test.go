@@ -6,18 +6,27 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/informer/informertest"
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
-// informerEntry is one entry of the informer registry.
-type informerEntry = registry.Entry[informer.New, informer.Guarantees]
+// newInformerFunc is the lab registry's informer constructor.
+type newInformerFunc = func(cache.ListerWatcher, runtime.Object, cache.SharedIndexInformerOptions) cache.SharedIndexInformer
 
+// informerEntry is one entry of the lab registry's Informers.
+type informerEntry = registry.Entry[newInformerFunc, informertest.Guarantees]
+
+// informerImpls is entries over the lab registry's Informers (entries
+// takes the older registry's List).
 func informerImpls() []impl[informerEntry] {
-	return entries(informer.Impls(), registry.Baseline)
+	var out []impl[informerEntry]
+	for _, e := range registry.Informers() {
+		out = append(out, impl[informerEntry]{e.Name, e.Name == registry.Baseline, e})
+	}
+	return out
 }
 
 func appIndex(obj any) ([]string, error) {
@@ -30,7 +39,7 @@ func appIndex(obj any) ([]string, error) {
 
 // newInformer builds an informer over a source holding one pod, indexed by
 // app.
-func newInformer(n informer.New) cache.SharedIndexInformer {
+func newInformer(n newInformerFunc) cache.SharedIndexInformer {
 	src := informertest.NewSource(informertest.Pod("ns", "a", "x"))
 	return n(src.ListerWatcher(), &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: cache.Indexers{"app": appIndex}})
 }

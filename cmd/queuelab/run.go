@@ -122,8 +122,6 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 		})
 	durFlag("reconcile-cost", "CPU time each reconcile burns", func(s *scenario.Scenario, d time.Duration) { s.Opts.ReconcileCost = d })
 	floatFlag("error-rate", "fraction of reconciles failing into AddRateLimited", func(s *scenario.Scenario, x float64) { s.Opts.ErrorRate = x })
-	overrideFlag(fs, set, "batch", "informer consumer uses PopBatch + store transactions where supported (true/false)",
-		"not a boolean", strconv.ParseBool, func(s *scenario.Scenario, b bool) { s.Opts.Batch = b })
 	durFlag("stall", "fail a run that makes no progress for this long", func(s *scenario.Scenario, d time.Duration) { s.Opts.Stall = d })
 	fs.Func("faults", "watch faults injected at positions drawn from --seed, close=<n>,gone=<n>,refused=<n>,internal=<n> (names left out: 0; informer and store pipelines) (default: the scenario's)", func(v string) error {
 		n, err := parseCounts(v, "close", "gone", "refused", "internal")

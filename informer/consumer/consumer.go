@@ -1,8 +1,9 @@
 // Package consumer is an informer's consumer side: what client-go's
 // controller does with every Pop of its queue (the unexported
 // processDeltas, processDeltasInBatch and processReplacedAllInfo of
-// tools/cache), written once for the load generator's pipelines, the lab's
-// end-to-end benchmarks and informers assembled from queuelab parts.
+// tools/cache), written once for the drop-in informer (package informer),
+// which every lab measurement of an informer runs, and for informers
+// assembled from queuelab parts.
 //
 // It serves both queue families an informer can pop from: a DeltaFIFO
 // (queues/deltafifo, client-go's DeltaFIFO), whose Pop hands over one key's
@@ -62,9 +63,9 @@ type Options struct {
 // errNoStore: a consumer without a store has nowhere to apply events.
 var errNoStore = errors.New("consumer: Options.Store is required")
 
-// NewWithOptions returns a Consumer configured by opts, or an error when
+// New returns a Consumer configured by opts, or an error when
 // opts has no Store.
-func NewWithOptions(opts Options) (*Consumer, error) {
+func New(opts Options) (*Consumer, error) {
 	if opts.Store == nil {
 		return nil, errNoStore
 	}
@@ -82,18 +83,6 @@ func NewWithOptions(opts Options) (*Consumer, error) {
 type note struct {
 	typ      cache.DeltaType
 	old, obj any
-}
-
-// New returns a Consumer writing to store (keyed by
-// cache.DeletionHandlingMetaNamespaceKeyFunc, as informers key it) and
-// notifying h. It is NewWithOptions for the common case, and panics on a nil
-// store.
-func New(store cache.Store, h cache.ResourceEventHandler) *Consumer {
-	c, err := NewWithOptions(Options{Store: store, Handler: h})
-	if err != nil {
-		panic(err)
-	}
-	return c
 }
 
 // errNotDeltas: every queue's Pop hands its process function cache.Deltas.

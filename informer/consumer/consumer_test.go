@@ -14,7 +14,6 @@ import (
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/stores"
 )
 
@@ -46,22 +45,84 @@ func rv(obj any) string {
 	return "?"
 }
 
-// newStore is an informer's store over the registry's store called name.
-func newStore(t *testing.T, name string) *stores.Indexer {
-	e, err := stores.Impls.Lookup(name)
+// testStores are the stores the consumer is checked over: client-go's
+// threadSafeMap and each of the library's.
+var testStores = []struct {
+	name string
+	new  func(cache.Indexers) (cache.ThreadSafeStore, error)
+}{
+	{"clientgo", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return cache.NewThreadSafeStore(idx, cache.Indices{}), nil
+	}},
+	{"mutex", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewMutex(stores.Options{Indexers: idx})
+	}},
+	{"sharded", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewSharded(stores.Options{Indexers: idx})
+	}},
+	{"lockfree", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewLockFree(stores.Options{Indexers: idx})
+	}},
+	{"snapshot", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewSnapshot(stores.Options{Indexers: idx})
+	}},
+}
+
+// testDeltaFIFOs are the DeltaFIFOs Run is checked over: client-go's and
+// each of the library's.
+var testDeltaFIFOs = []struct {
+	name string
+	new  func(cache.DeltaFIFOOptions) (cache.Queue, error)
+}{
+	{"clientgo", func(o cache.DeltaFIFOOptions) (cache.Queue, error) { return cache.NewDeltaFIFOWithOptions(o), nil }},
+	{"mutex", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
+	{"sharded", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewSharded(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
+	{"ring", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewRing(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
+}
+
+// newConsumer is a consumer writing to store and notifying h; it fails t
+// if the options are refused.
+func newConsumer(t *testing.T, store cache.Store, h cache.ResourceEventHandler) *Consumer {
+	t.Helper()
+	c, err := New(Options{Store: store, Handler: h})
 	require.NoError(t, err)
-	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, e.New(testobj.Indexers()))
+	return c
+}
+
+// clientGoIndexer is an informer's store over client-go's threadSafeMap.
+func clientGoIndexer() *stores.Indexer {
+	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.NewThreadSafeStore(testobj.Indexers(), cache.Indices{}))
+}
+
+// mutexIndexer is an informer's store over the library's mutex store with
+// indexers (testobj.Indexers when none are given).
+func mutexIndexer(t *testing.T, indexers ...cache.Indexers) *stores.Indexer {
+	t.Helper()
+	idx := testobj.Indexers()
+	if len(indexers) > 0 {
+		idx = indexers[0]
+	}
+	tss, err := stores.NewMutex(stores.Options{Indexers: idx})
+	require.NoError(t, err)
+	return stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, tss)
 }
 
 // eachStore runs body on a fresh consumer (recording its notifications)
-// over each registered store, and two versions of object ns/a and one of
-// ns/b.
+// over each store, and two versions of object ns/a and one of ns/b.
 func eachStore(t *testing.T, body func(t *testing.T, store *stores.Indexer, h *recorder, c *Consumer, a1, a2, b1 any)) {
-	for _, name := range stores.Impls.Names() {
-		t.Run("store="+name, func(t *testing.T) {
-			store, h := newStore(t, name), &recorder{}
+	for _, st := range testStores {
+		t.Run("store="+st.name, func(t *testing.T) {
+			tss, err := st.new(testobj.Indexers())
+			require.NoError(t, err)
+			store, h := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, tss), &recorder{}
 			a1, a2 := testobj.Meta("ns", "a", "1"), testobj.Meta("ns", "a", "2")
-			body(t, store, h, New(store, h), a1, a2, testobj.Meta("ns", "b", "1"))
+			body(t, store, h, newConsumer(t, store, h), a1, a2, testobj.Meta("ns", "b", "1"))
 		})
 	}
 }
@@ -86,7 +147,7 @@ func TestProcessAppliesDeltasWithInformerSemantics(t *testing.T) {
 }
 
 func TestProcessRejectsWhatIsNotADelta(t *testing.T) {
-	c := New(newStore(t, "clientgo"), &recorder{})
+	c := newConsumer(t, clientGoIndexer(), &recorder{})
 	assert.ErrorIs(t, c.Process("not deltas", false), errNotDeltas)
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: cache.Bookmark, Object: "x"}}, false), "without BookmarkInfo")
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: "Bogus", Object: testobj.Meta("ns", "a", "1")}}, false), "unsupported delta type")
@@ -117,9 +178,9 @@ func failingIndex(obj any) ([]string, error) {
 }
 
 func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
-	store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, registry.Must(stores.NewMutex(stores.Options{Indexers: cache.Indexers{"x": failingIndex}})))
+	store := mutexIndexer(t, cache.Indexers{"x": failingIndex})
 	h := &recorder{}
-	err := New(store, h).ProcessBatch([]cache.Delta{
+	err := newConsumer(t, store, h).ProcessBatch([]cache.Delta{
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "bad", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "c", "1")},
@@ -133,8 +194,8 @@ func TestProcessBatchNotifiesOnlyWhatWasApplied(t *testing.T) {
 type plainIndexer struct{ cache.Indexer }
 
 func TestProcessBatchWithoutTransactionsGoesDeltaByDelta(t *testing.T) {
-	store, h := newStore(t, "clientgo"), &recorder{}
-	c := New(plainIndexer{store}, h)
+	store, h := clientGoIndexer(), &recorder{}
+	c := newConsumer(t, plainIndexer{store}, h)
 	require.NoError(t, c.ProcessBatch([]cache.Delta{
 		{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")},
 		{Type: cache.Added, Object: testobj.Meta("ns", "b", "1")},
@@ -157,14 +218,15 @@ func (c *countingHandler) OnAdd(obj any, initial bool) {
 }
 
 func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
-	for _, e := range deltafifo.Impls {
+	for _, e := range testDeltaFIFOs {
 		for _, batch := range []bool{false, true} {
-			t.Run(fmt.Sprintf("fifo=%s/batch=%v", e.Name, batch), func(t *testing.T) {
+			t.Run(fmt.Sprintf("fifo=%s/batch=%v", e.name, batch), func(t *testing.T) {
 				watchdog.Run(t, watchdog.DefaultTimeout, func() {
-					store := stores.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, registry.Must(stores.NewMutex(stores.Options{Indexers: cache.Indexers{"x": failingIndex}})))
+					store := mutexIndexer(t, cache.Indexers{"x": failingIndex})
 					objs := testobj.Population(100, 4, 4)
 					h := &countingHandler{seen: make(chan struct{}, len(objs))}
-					q := e.New(cache.DeltaFIFOOptions{KnownObjects: store, KeyFunction: cache.MetaNamespaceKeyFunc})
+					q, err := e.new(cache.DeltaFIFOOptions{KnownObjects: store, KeyFunction: cache.MetaNamespaceKeyFunc})
+					require.NoError(t, err)
 					require.NoError(t, q.Add(testobj.Meta("ns", "bad", "1")))
 					for _, o := range objs {
 						require.NoError(t, q.Add(o))
@@ -173,7 +235,7 @@ func TestRunDrainsTheQueueUntilClosedAndReportsErrors(t *testing.T) {
 					done := make(chan struct{})
 					go func() {
 						defer close(done)
-						New(store, h).Run(q, batch, func(err error) { errs <- err })
+						newConsumer(t, store, h).Run(q, batch, func(err error) { errs <- err })
 					}()
 					for range objs {
 						<-h.seen

@@ -10,9 +10,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/queues/deltafifo"
-	"github.com/queuelab/queuelab/informer/consumer"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -51,11 +51,15 @@ func Example() {
 		DeleteFunc: enqueue,
 	}
 
+	apply, err := consumer.New(consumer.Options{Store: indexer, Handler: handler})
+	if err != nil {
+		panic(err)
+	}
 	ctrl := cache.New(&cache.Config{
 		Queue:         fifo,
 		ListerWatcher: testobj.PodsListerWatcher("web-1", "web-2", "db-0"),
 		ObjectType:    &corev1.Pod{},
-		Process:       consumer.New(indexer, handler).Process,
+		Process:       apply.Process,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	var running sync.WaitGroup

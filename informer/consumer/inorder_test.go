@@ -54,10 +54,10 @@ func sortDeletes(evs []string) []string {
 }
 
 func TestReplacedAllTombstonesCarryTheStoredObject(t *testing.T) {
-	store := newStore(t, "mutex")
+	store := mutexIndexer(t)
 	var got []any
 	h := cache.ResourceEventHandlerFuncs{DeleteFunc: func(obj any) { got = append(got, obj) }}
-	c := New(store, h)
+	c := newConsumer(t, store, h)
 	b1 := testobj.Meta("ns", "b", "1")
 	require.NoError(t, store.Add(b1))
 	require.NoError(t, c.Process(cache.Deltas{{Type: cache.ReplacedAll, Object: cache.ReplacedAllInfo{}}}, false))
@@ -65,10 +65,10 @@ func TestReplacedAllTombstonesCarryTheStoredObject(t *testing.T) {
 }
 
 func TestReplacedAllWithAKeyErrorChangesNothing(t *testing.T) {
-	store, h := newStore(t, "clientgo"), &recorder{}
+	store, h := clientGoIndexer(), &recorder{}
 	a1 := testobj.Meta("ns", "a", "1")
 	require.NoError(t, store.Add(a1))
-	c := New(store, h)
+	c := newConsumer(t, store, h)
 	err := c.Process(cache.Deltas{{Type: cache.ReplacedAll, Object: cache.ReplacedAllInfo{
 		ResourceVersion: "2", Objects: []any{testobj.Meta("ns", "b", "1"), "no metadata"},
 	}}}, false)
@@ -87,8 +87,8 @@ func TestSyncAllUpdatesEveryStoredObjectWithItself(t *testing.T) {
 }
 
 func TestInOrderEventsRejectWrongPayloads(t *testing.T) {
-	store := newStore(t, "clientgo")
-	c := New(store, &recorder{})
+	store := clientGoIndexer()
+	c := newConsumer(t, store, &recorder{})
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: cache.ReplacedAll, Object: "x"}}, false), "without ReplacedAllInfo")
 	assert.ErrorContains(t, c.Process(cache.Deltas{{Type: cache.SyncAll, Object: "x"}}, false), "without SyncAllInfo")
 	assert.ErrorContains(t, c.ProcessBatch([]cache.Delta{{Type: cache.ReplacedAll, Object: cache.ReplacedAllInfo{}}}, false), "not supported in batch")
@@ -98,11 +98,11 @@ func TestInOrderEventsRejectWrongPayloads(t *testing.T) {
 	assert.Empty(t, store.ListKeys(), "a batch with an unknown type applies nothing")
 }
 
-func TestNewWithOptions(t *testing.T) {
-	_, err := NewWithOptions(Options{})
+func TestNewNeedsAStore(t *testing.T) {
+	_, err := New(Options{})
 	assert.True(t, errors.Is(err, errNoStore))
-	store := newStore(t, "mutex")
-	c, err := NewWithOptions(Options{Store: store}) // no handler: the store alone is maintained
+	store := mutexIndexer(t)
+	c, err := New(Options{Store: store}) // no handler: the store alone is maintained
 	require.NoError(t, err)
 	require.NoError(t, c.Process(cache.Deltas{{Type: cache.Added, Object: testobj.Meta("ns", "a", "1")}}, false))
 	assert.Equal(t, []string{"ns/a"}, store.ListKeys())

@@ -12,29 +12,39 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/queuelab/queuelab/internal/suite"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
-// RunDifferential runs Differential for seeds first, first+1, …, n of them,
-// one subtest each ("seed=<n>"), so a failure can be replayed alone.
-func RunDifferential(t *testing.T, newInformer NewInformer, first uint64, n int) {
-	t.Helper()
-	for seed := first; seed < first+uint64(n); seed++ {
-		t.Run("seed="+strconv.FormatUint(seed, 10), func(t *testing.T) { Differential(t, newInformer, seed) })
+// diffSteps caps the operations of one Diff run.
+const diffSteps = 60
+
+// SeedOps returns pseudo-random operation bytes for seed: what a seeded
+// Diff run replays (the seed in a subtest's name reproduces it).
+func SeedOps(seed uint64) []byte {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	b := make([]byte, 4*diffSteps)
+	for i := range b {
+		b[i] = byte(r.Uint32())
 	}
+	return b
 }
 
-// Differential drives the informer newInformer builds and client-go's
-// cache.NewSharedIndexInformer from one Source through a random history
-// drawn from seed: creates, updates and deletes the watches see, changes
-// they miss, and expired watches that force relists. Once the last relist
-// is through, both stores must hold exactly the Source's pods, and each
-// informer's handler — replaying its notifications into a map — must hold
-// exactly its store, having seen every key's versions in order. A failure
-// names the seed and the history.
-func Differential(t *testing.T, newInformer NewInformer, seed uint64) {
+// Diff drives the informer newInformer builds (declaring g) and client-go's
+// cache.NewSharedIndexInformer from one Source through the history ops
+// encodes: creates, updates and deletes the watches see, changes they miss,
+// and expired watches that force relists. Once the last relist is through,
+// both stores must hold exactly the Source's pods, and each informer's
+// handler — replaying its notifications into a map — must hold exactly its
+// store, having seen every key's versions in order: what every informer
+// keeps whatever g declares, since a key's order is never relaxed. ops may
+// be any bytes (a fuzz target's input, SeedOps, a committed op file); a
+// failure prints the history and keeps ops (suite.KeepFailingOps).
+func Diff(t *testing.T, newInformer NewInformer, g Guarantees, ops []byte) {
 	t.Helper()
+	suite.KeepFailingOps(t, ops)
 	synctest.Test(t, func(t *testing.T) {
 		src := NewSource()
 		infs := []cache.SharedIndexInformer{
@@ -54,7 +64,7 @@ func Differential(t *testing.T, newInformer NewInformer, seed uint64) {
 			wg.Go(func() { inf.RunWithContext(ctx) })
 		}
 
-		trace := history(src, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+		trace := history(src, suite.NewOps(ops))
 		src.Expire()
 		time.Sleep(time.Minute) // past the Reflectors' back-off
 		synctest.Wait()
@@ -64,7 +74,7 @@ func Differential(t *testing.T, newInformer NewInformer, seed uint64) {
 			want[k] = rv(p)
 		}
 		fail := func(format string, args ...any) {
-			t.Fatalf("seed %d: %s\nhistory:\n  %s", seed, fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
+			t.Fatalf("%s\nhistory:\n  %s", fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
 		}
 		for i, inf := range infs {
 			got := make(map[string]int)
@@ -88,16 +98,16 @@ func Differential(t *testing.T, newInformer NewInformer, seed uint64) {
 	})
 }
 
-// history applies a random sequence of operations on a few keys to src and
-// returns it, one line per operation.
-func history(src *Source, rng *rand.Rand) []string {
+// history applies the operations ops encodes, on a few keys, to src and
+// returns them, one line per operation.
+func history(src *Source, ops suite.Ops) []string {
 	var trace []string
-	for range 10 + rng.IntN(50) {
-		name := "p" + strconv.Itoa(rng.IntN(6))
-		app := "v" + strconv.Itoa(rng.IntN(1000))
+	for step := 0; step < diffSteps && !ops.Done(); step++ {
+		name := "p" + strconv.Itoa(ops.Intn(6))
+		app := "v" + strconv.Itoa(ops.Intn(256))
 		exists := src.Has("ns", name)
 		var op string
-		switch r := rng.IntN(10); {
+		switch r := ops.Intn(10); {
 		case r < 5 && exists:
 			op = "update " + name
 			src.Update(Pod("ns", name, app))
@@ -121,7 +131,7 @@ func history(src *Source, rng *rand.Rand) []string {
 			op = "expire-watches"
 			src.Expire()
 		}
-		if rng.IntN(3) == 0 {
+		if ops.Intn(3) == 0 {
 			op += "; settle"
 			time.Sleep(time.Minute)
 			synctest.Wait()

@@ -39,40 +39,29 @@ import (
 // constructor's arguments.
 type NewInformer func(t *testing.T, lw cache.ListerWatcher, exampleObject runtime.Object, opts cache.SharedIndexInformerOptions) cache.SharedIndexInformer
 
-// Option adjusts a suite run to what the implementation declares.
-type Option func(*config)
-
-type config struct {
-	order   guarantee.Order
-	ext     bool
-	timeout time.Duration
+// Guarantees declares what an informer promises beyond the
+// cache.SharedIndexInformer contract, which every informer keeps; the suite
+// tests exactly what they declare. The zero value is client-go's informer.
+type Guarantees struct {
+	// Order is the order across keys in which the informer's handlers hear
+	// of changes: guarantee.OrderFIFO (the zero value) as client-go's
+	// RealFIFO keeps it; with guarantee.OrderPerShard (a sharded DeltaFIFO)
+	// the properties check each key's order alone. Per-key order is never
+	// relaxed.
+	Order guarantee.Order
+	// Ext declares that the informer recovers a handler's panic and skips
+	// only its event even while utilruntime.ReallyCrash is on
+	// (informer.Options.RecoverHandlerPanics; client-go's listener re-panics
+	// then, crashing the process). The [ext] property then runs in place of
+	// the one holding panics to client-go's behaviour.
+	Ext bool
 }
 
-// WithExt declares that newInformer's informers recover a handler's panic
-// and skip only its event even while utilruntime.ReallyCrash is on
-// (informer's Options.RecoverHandlerPanics; client-go's listener
-// re-panics then, crashing the process). With it the [ext] property runs
-// in place of the one holding panics to client-go's behaviour.
-func WithExt() Option { return func(c *config) { c.ext = true } }
-
-// WithOrder declares the order across keys in which the informer's
-// handlers hear of changes (default guarantee.OrderFIFO); with
-// guarantee.OrderPerShard the properties check each key's order alone.
-func WithOrder(o guarantee.Order) Option { return func(c *config) { c.order = o } }
-
-// WithTimeout sets each subtest's deadlock watchdog (default
-// watchdog.DefaultTimeout).
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
-
-// RunSharedIndexInformer runs one subtest per property of the informer
-// contract against informers built by newInformer.
-func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Option) {
+// Run runs one subtest per property of the informer contract against
+// informers built by newInformer, which declares g.
+func Run(t *testing.T, newInformer NewInformer, g Guarantees) {
 	t.Helper()
-	c := config{timeout: watchdog.DefaultTimeout}
-	for _, o := range opts {
-		o(&c)
-	}
-	s := informerSuite{newInformer: newInformer, order: c.order}
+	s := informerSuite{newInformer: newInformer, order: g.Order}
 	props := []suite.Property{
 		{Name: "add-update-delete-in-order", Run: s.addUpdateDelete},
 		{Name: "late-handler-gets-synthetic-adds", Run: s.lateHandler},
@@ -85,8 +74,8 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 		{Name: "per-key-order-exactly-once", Run: s.perKeyOrder},
 		{Name: "concurrent-registrations-replay-to-the-store", Run: s.concurrentRegistration},
 		{Name: "slow-handler-blocks-nobody", Run: s.slowHandler},
-		{Name: "panicking-handler-pauses-without-really-crash", Skip: suite.Unless(!c.ext, "[ext] the informer recovers handler panics instead"), Run: s.panickingHandler},
-		{Name: "panicking-handler-is-recovered-with-really-crash", Skip: suite.Unless(c.ext, "[ext] client-go re-panics while utilruntime.ReallyCrash is on"), Run: s.panickingHandlerRecovered},
+		{Name: "panicking-handler-pauses-without-really-crash", Skip: suite.Unless(!g.Ext, "[ext] the informer recovers handler panics instead"), Run: s.panickingHandler},
+		{Name: "panicking-handler-is-recovered-with-really-crash", Skip: suite.Unless(g.Ext, "[ext] client-go re-panics while utilruntime.ReallyCrash is on"), Run: s.panickingHandlerRecovered},
 		{Name: "failing-transform-is-contained", Run: s.failingTransform},
 		{Name: "object-without-metadata-is-contained", Run: s.noMetadata},
 		{Name: "settings-freeze-at-run", Run: s.settingsFreeze},
@@ -100,7 +89,7 @@ func RunSharedIndexInformer(t *testing.T, newInformer NewInformer, opts ...Optio
 		run := props[i].Run
 		props[i].Run = func(t *testing.T) { synctest.Test(t, run) }
 	}
-	suite.Run(t, c.timeout, props)
+	suite.Run(t, watchdog.DefaultTimeout, props)
 }
 
 type informerSuite struct {

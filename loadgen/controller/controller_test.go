@@ -38,8 +38,8 @@ func tinyStream(t *testing.T) (*gen.Stream, *gen.Objects) {
 func TestRunIsLedgerClean(t *testing.T) {
 	s, objs := tinyStream(t)
 	stacks := map[Style][]Stack{
-		ClientGo:    {Baseline(ClientGo), {Informer: "lockfree+mutex", Queue: "ring"}, {Informer: "clientgo", Queue: "pq-lockfree"}},
-		CtrlRuntime: {Baseline(CtrlRuntime), {Informer: "lockfree+mutex", Queue: "mutex"}, {Informer: "clientgo", Queue: "pq-mutex"}, {Informer: "informer-lockfree", Queue: PriorityQueueName}},
+		ClientGo:    {Baseline(ClientGo), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}, {Informer: "clientgo", Queue: "pq-lockfree"}},
+		CtrlRuntime: {Baseline(CtrlRuntime), {Informer: "lockfree+deltafifo-mutex", Queue: "mutex"}, {Informer: "clientgo", Queue: "pq-mutex"}, {Informer: "informer-lockfree", Queue: PriorityQueueName}},
 	}
 	for _, st := range Styles {
 		for _, sk := range stacks[st] {
@@ -84,7 +84,7 @@ func TestRunAPIIsLedgerClean(t *testing.T) {
 	}
 	objs := gen.NewObjects(s)
 	for _, st := range Styles {
-		for i, sk := range []Stack{Baseline(st), {Informer: "lockfree+mutex", Queue: "ring"}} {
+		for i, sk := range []Stack{Baseline(st), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}} {
 			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {
 				o := DefaultOptions()
 				o.ErrorRate = 0.05

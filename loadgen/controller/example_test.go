@@ -8,7 +8,8 @@ import (
 	"github.com/queuelab/queuelab/loadgen/gen"
 )
 
-// ExampleRun runs a controller-runtime controller on the lab informer with
+// ExampleRun runs a controller-runtime controller on the drop-in informer
+// (lock-free store, mutex DeltaFIFO) with
 // controller-runtime's own priority queue over a small seeded stream, and
 // checks its books.
 func ExampleRun() {
@@ -19,7 +20,7 @@ func ExampleRun() {
 	if err != nil {
 		panic(err)
 	}
-	stacks, err := controller.ParseStacks(controller.CtrlRuntime, "lockfree+mutex/priorityqueue")
+	stacks, err := controller.ParseStacks(controller.CtrlRuntime, "lockfree+deltafifo-mutex/priorityqueue")
 	if err != nil {
 		panic(err)
 	}
@@ -28,5 +29,5 @@ func ExampleRun() {
 		panic(err)
 	}
 	fmt.Println(res.Impl, "ledger clean:", res.OK())
-	// Output: lockfree+mutex+priorityqueue ledger clean: true
+	// Output: lockfree+deltafifo-mutex+priorityqueue ledger clean: true
 }

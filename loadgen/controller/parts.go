@@ -18,6 +18,7 @@ import (
 	"github.com/queuelab/queuelab/queues/priorityq"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
+	"github.com/queuelab/queuelab/stores"
 )
 
 // Informer is what both controller styles use of an informer: the
@@ -42,45 +43,39 @@ type InformerEntry struct {
 }
 
 // Informers lists the informer kinds, client-go's first: its
-// SharedIndexInformer; the lab's drop-in SharedIndexInformer
-// (informer) with its default store and with the lock-free one;
-// then an informer assembled from every store and DeltaFIFO in the
-// families' registries, named <store>+<fifo>.
+// SharedIndexInformer; the lab's drop-in SharedIndexInformer (informer)
+// with its defaults ("informer") and with the lock-free store
+// ("informer-lockfree"), the names earlier results use; then the drop-in
+// over every store and FIFO of the lab registry, named <store>+<fifo>
+// (registry.Informers).
 func Informers() []InformerEntry {
 	out := []InformerEntry{{
-		Name: registry.Baseline,
+		Name: labregistry.Baseline,
 		Doc:  "client-go cache.NewSharedIndexInformerWithOptions: RealFIFO, threadSafeMap, one processorListener per handler",
 		New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
 			return cache.NewSharedIndexInformerWithOptions(lw, &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: idx}), nil
 		},
 	}}
-	for _, store := range []string{informer.DefaultStore, "lockfree"} {
-		name := "informer"
-		if store != informer.DefaultStore {
-			name += "-" + store
-		}
-		out = append(out, InformerEntry{
-			Name: name,
-			Doc:  "lab drop-in informer.NewSharedIndexInformer: default in-order FIFO, " + store + " store",
-			New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
-				return informer.NewSharedIndexInformer(lw, &corev1.Pod{}, informer.Options{
-					SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Indexers: idx}, Store: store})
-			},
-		})
+	for _, d := range []struct {
+		name, doc string
+		opts      informer.Options
+	}{
+		{"informer", "lab drop-in informer.NewSharedIndexInformer, informer.Options{}: in-order mutex FIFO, snapshot store", informer.Options{}},
+		{"informer-lockfree", "lab drop-in informer.NewSharedIndexInformer: in-order mutex FIFO, lockfree store", informer.Options{Store: informer.StoreOf(stores.NewLockFree, stores.Options{})}},
+	} {
+		out = append(out, InformerEntry{Name: d.name, Doc: d.doc, New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+			o := d.opts
+			o.Indexers = idx
+			return informer.NewSharedIndexInformer(lw, &corev1.Pod{}, o)
+		}})
 	}
-	for _, st := range labregistry.Stores() {
-		for _, ff := range labregistry.DeltaFIFOs() {
-			if st.Name == registry.Baseline && ff.Name == registry.Baseline {
-				continue // client-go's parts in the lab's frame: not a stack anyone runs
-			}
-			out = append(out, InformerEntry{
-				Name: st.Name + "+" + ff.Name,
-				Doc:  "lab informer: Reflector → " + ff.Name + " DeltaFIFO → " + st.Name + " store, handlers called in order on the consumer",
-				New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
-					return newLabInformer(lw, st.New(idx), ff.New)
-				},
-			})
+	for _, e := range labregistry.Informers() {
+		if e.Name == labregistry.Baseline {
+			continue // listed first
 		}
+		out = append(out, InformerEntry{Name: e.Name, Doc: "lab drop-in informer: " + e.Doc, New: func(lw cache.ListerWatcher, idx cache.Indexers) (Informer, error) {
+			return e.New(lw, &corev1.Pod{}, cache.SharedIndexInformerOptions{Indexers: idx}), nil
+		}})
 	}
 	return out
 }

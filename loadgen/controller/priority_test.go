@@ -84,7 +84,7 @@ func TestInitialListReachesQueueAtLowPriority(t *testing.T) {
 				defer wg.Wait()
 				defer cancel()
 				src := &source.Informer{Informer: inf, Handler: &handler.EnqueueRequestForObject{}}
-				if err := src.Start(ctx, q); err != nil { // before Run: the lab informer takes handlers only then
+				if err := src.Start(ctx, q); err != nil { // before Run, so the initial list reaches the queue
 					t.Fatal(err)
 				}
 				wg.Go(func() { inf.RunWithContext(ctx) })

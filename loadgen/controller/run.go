@@ -206,8 +206,8 @@ func (r *run) keyRV(obj any) (int, uint64, bool) {
 
 // measured wraps an informer so every handler a controller registers
 // books the informer's notifications first; registered is closed once one
-// is registered (not before: the lab informer refuses handlers once Run
-// has begun).
+// is registered, so the informer runs with the controller's handler in
+// place and every initial object is booked as the stream's.
 type measured struct {
 	Informer
 	r          *run

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/queuelab/queuelab/internal/watchdog"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/workq/workqtest"
 	"github.com/queuelab/queuelab/stores/storetest"
 )
@@ -46,11 +46,6 @@ func (f *losingFIFO) Delete(obj any) error {
 	return f.Queue.Delete(obj)
 }
 
-// failingResync refuses every Resync.
-type failingResync struct{ cache.Queue }
-
-func (f *failingResync) Resync() error { return errors.New("resync refused") }
-
 // losingStore loses the first deletion written to it.
 type losingStore struct {
 	cache.ThreadSafeStore
@@ -80,28 +75,21 @@ func (s *flickeringStore) Get(key string) (any, bool) {
 	return obj, ok
 }
 
-// newDeltaFIFO is client-go's DeltaFIFO as an informer builds it, for the
-// broken FIFOs to wrap.
-func newDeltaFIFO(c informer.FIFOConfig) cache.Queue {
-	return cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: c.KnownObjects, EmitDeltaTypeReplaced: true, Transformer: c.Transformer})
+// losingDeltaFIFO is client-go's DeltaFIFO as an informer builds it,
+// losing the first Delete.
+func losingDeltaFIFO(o deltafifo.Options) (cache.Queue, error) {
+	return &losingFIFO{Queue: cache.NewDeltaFIFOWithOptions(o.DeltaFIFOOptions)}, nil
 }
 
 // brokenRegistries are the real registries plus one broken entry per
-// family, so the broken stacks are resolved by name like any other. The
-// drop-in informer knows parts by name only, so stacks with a broken part
-// are assembled by hand (Stack.NewInformer), which takes a FIFO of the
-// DeltaFIFO contract: broken stores run over deltafifo-clientgo.
+// family, so the broken stacks are resolved by name like any other and
+// built as every stack is: the drop-in informer takes any store and FIFO.
 func brokenRegistries() Registries {
 	r := Default()
 	r.WorkQs = append(r.WorkQs, WorkQEntry{Name: "dropsadds", New: func() workqueue.TypedInterface[string] {
 		return &droppingQueue{TypedInterface: workqueue.NewTyped[string]()}
 	}, Guarantees: workqtest.Guarantees{}})
-	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: func(c informer.FIFOConfig) cache.Queue {
-		return &losingFIFO{Queue: newDeltaFIFO(c)}
-	}})
-	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "failsresync", New: func(c informer.FIFOConfig) cache.Queue {
-		return &failingResync{Queue: newDeltaFIFO(c)}
-	}})
+	r.FIFOs = append(r.FIFOs, FIFOEntry{Name: "losesdelete", New: informer.DeltaFIFO(losingDeltaFIFO, deltafifo.Options{})})
 	r.Stores = append(r.Stores, StoreEntry{Name: "losesdelete", New: func(ix cache.Indexers) cache.ThreadSafeStore {
 		return &losingStore{ThreadSafeStore: cache.NewThreadSafeStore(ix, cache.Indices{})}
 	}, Guarantees: storetest.Guarantees{}})
@@ -172,21 +160,4 @@ func TestBrokenImplementationsAreCaught(t *testing.T) {
 			})
 		})
 	}
-}
-
-// TestResyncErrorsAreCounted: the stream's resync markers call the queue's
-// Resync, as a Reflector's resync timer would; an error there loses no
-// event, so only process_errors can show it.
-func TestResyncErrorsAreCounted(t *testing.T) {
-	watchdog.Run(t, watchdog.DefaultTimeout, func() {
-		s, objs := smallStream(t)
-		require.NotZero(t, s.Config.ResyncEvery, "the stream must carry resync markers")
-		stacks, err := brokenRegistries().Select(Informer, "clientgo+failsresync+clientgo")
-		require.NoError(t, err)
-		o := testOptions()
-		o.ErrorRate = 0
-		res, err := Run(context.Background(), Informer, stacks[0], s, objs, o)
-		require.NoError(t, err)
-		assert.Positive(t, res.ProcessErrors, "every Resync failed, yet no process error was counted")
-	})
 }

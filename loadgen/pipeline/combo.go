@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/informer"
+	"github.com/queuelab/queuelab/informer/informertest"
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq/workqtest"
@@ -68,7 +69,7 @@ func ParseKinds(spec string) ([]Kind, error) {
 // Entry types of the three families a stack draws from.
 type (
 	StoreEntry = labregistry.Entry[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
-	FIFOEntry  = registry.Entry[informer.NewFIFO, informer.FIFOGuarantees]
+	FIFOEntry  = labregistry.Entry[informer.FIFO, informertest.Guarantees]
 	WorkQEntry = labregistry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 )
 
@@ -109,7 +110,7 @@ func (s Stack) names(k Kind) []string {
 // families' registries, tests substitute their own entries.
 type Registries struct {
 	Stores labregistry.List[func(cache.Indexers) cache.ThreadSafeStore, storetest.Guarantees]
-	FIFOs  registry.List[informer.NewFIFO, informer.FIFOGuarantees]
+	FIFOs  labregistry.List[informer.FIFO, informertest.Guarantees]
 	WorkQs labregistry.List[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 }
 
@@ -121,20 +122,18 @@ func Default() Registries {
 }
 
 // InformerFIFOs is the FIFO family of informer-level stacks: "clientgo",
-// the RealFIFO client-go v0.37's informer pops from (the drop-in's
-// informer.ClientGoFIFO; with the clientgo store the stack is client-go's
-// whole informer), then the drop-in's others (informer.FIFOs: the lab's
-// in-order FIFOs as "inorder-<name>", the DeltaFIFO family as
-// "deltafifo-<name>").
-func InformerFIFOs() registry.List[informer.NewFIFO, informer.FIFOGuarantees] {
-	out := make(registry.List[informer.NewFIFO, informer.FIFOGuarantees], 0, len(informer.FIFOs))
-	for _, e := range informer.FIFOs {
-		if e.Name == informer.ClientGoFIFO {
+// the RealFIFO client-go v0.37's informer pops from (the lab registry's
+// "realfifo"; with the clientgo store the stack is client-go's whole
+// informer), then the lab registry's others (the in-order FIFOs as
+// "inorder-<name>", the DeltaFIFO family as "deltafifo-<name>").
+func InformerFIFOs() labregistry.List[informer.FIFO, informertest.Guarantees] {
+	out := labregistry.InformerFIFOs()
+	for i, e := range out {
+		if e.Name == labregistry.RealFIFOName {
 			e.Name = registry.Baseline
-			out = slices.Insert(out, 0, e)
-			continue
+			out = slices.Insert(slices.Delete(out, i, i+1), 0, e)
+			break
 		}
-		out = append(out, e)
 	}
 	return out
 }

@@ -3,10 +3,8 @@ package pipeline
 import (
 	"context"
 	"sync"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/queuelab/queuelab/loadgen/account"
@@ -39,12 +37,6 @@ func indexers() cache.Indexers {
 	}
 }
 
-// relistBackoff replaces a hand-assembled Reflector's default 0.8–30 s
-// backoff between a failed or expired watch and the next List. The shipped
-// informer keeps client-go's; the source leaves that wait out of the
-// measured time (watchsrc.Stats.Paused) for every stack alike.
-var relistBackoff = wait.Backoff{Duration: time.Millisecond}
-
 // newFront builds the informer half with handler h and, after it, others;
 // the source injects Options.Faults.
 func (e *env) newFront(st Stack, h cache.ResourceEventHandler, others ...cache.ResourceEventHandler) (*front, error) {
@@ -52,32 +44,16 @@ func (e *env) newFront(st Stack, h cache.ResourceEventHandler, others ...cache.R
 	if err := f.src.Inject(e.o.Faults); err != nil {
 		return nil, err
 	}
-	backoff := relistBackoff
 	inf, err := st.NewInformer(f.src.ListerWatcher(), &corev1.Pod{}, InformerOptions{
 		Indexers:  indexers(),
 		Handler:   h,
 		Others:    others,
 		Transform: f.announce,
-		Batch:     e.o.Batch,
-		Backoff:   &backoff,
-		OnError:   func(error) { e.procErrs.Add(1) },
 	})
 	if err != nil {
 		return nil, err
 	}
 	f.inf, f.store = inf, inf.GetIndexer()
-	// A stack whose FIFO the pipeline can reach resyncs at the stream's
-	// resync markers, as a Reflector's resync timer would; the shipped
-	// informer resyncs only for handlers that ask, and these do not.
-	if r, ok := inf.(interface{ Resync() error }); ok {
-		f.src.OnResync = func() {
-			// Counted like every swallowed error, so a broken Resync shows
-			// in the run's process_errors instead of vanishing.
-			if r.Resync() != nil {
-				e.procErrs.Add(1)
-			}
-		}
-	}
 	return f, nil
 }
 

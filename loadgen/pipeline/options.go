@@ -26,9 +26,6 @@ type Options struct {
 	// ErrorRate is the fraction of reconciles that fail and are retried
 	// with AddRateLimited.
 	ErrorRate float64
-	// Batch lets the informer's consumer use PopBatch and store
-	// transactions when the DeltaFIFO and store support them.
-	Batch bool
 	// Stall ends a run that made no progress for this long; whatever is
 	// still pending is then reported as violations.
 	Stall time.Duration

@@ -9,13 +9,13 @@ import (
 )
 
 // controllerStacks is what every controller scenario runs: each style's
-// baseline and the lab informer (lock-free store, mutex DeltaFIFO) with
-// the lab's ring queue; controller-runtime also with its own priority
+// baseline and the drop-in informer over the lock-free store and the mutex
+// DeltaFIFO with the lab's ring queue; controller-runtime also with its own priority
 // queue, which keeps its priorities.
 func controllerStacks() map[controller.Style]string {
 	return map[controller.Style]string{
-		controller.ClientGo:    "baseline,lockfree+mutex/ring",
-		controller.CtrlRuntime: "baseline,lockfree+mutex/priorityqueue,lockfree+mutex/ring",
+		controller.ClientGo:    "baseline,lockfree+deltafifo-mutex/ring",
+		controller.CtrlRuntime: "baseline,lockfree+deltafifo-mutex/priorityqueue,lockfree+deltafifo-mutex/ring",
 	}
 }
 

@@ -85,7 +85,6 @@ func All() []Scenario {
 	contOpts.Schedule = gen.Schedule{Rate: 100}
 	contOpts.Readers = 10
 	contOpts.ReadMix = pipeline.ReadMix{Get: 0.5, ByIndex: 0.4, List: 0.1}
-	contOpts.Batch = true
 
 	// The informer scenarios run client-go's shipped informer and the
 	// lab's drop-in over the mutex store and client-go's RealFIFO (the

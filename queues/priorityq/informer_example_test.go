@@ -20,6 +20,7 @@ import (
 
 	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/informer/informertest"
+	"github.com/queuelab/queuelab/stores"
 )
 
 // podMapper maps the pod kind without asking a server for discovery.
@@ -81,7 +82,7 @@ func Example_informerNewInformer() {
 	srv := httptest.NewServer(src)
 	defer srv.Close()
 
-	newInformer, err := informer.NewInformerFunc(informer.Options{Store: "lockfree"})
+	newInformer, err := informer.NewInformerFunc(informer.Options{Store: informer.StoreOf(stores.NewLockFree, stores.Options{})})
 	if err != nil {
 		panic(err)
 	}

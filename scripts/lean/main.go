@@ -150,7 +150,15 @@ func (s scratch) check(root string) (string, error) {
 	// scratch module that requires it.
 	for _, m := range s.requires {
 		problems = append(problems, printRequirements(g, m)...)
-		reached = append(reached, fmt.Sprintf("%s requires nothing beyond %s", m, strings.Join(upstreams[m], " + ")))
+		var ups []string
+		for _, up := range upstreams[m] {
+			if v := g.requires[m+"@"+unversioned][up]; v != unversioned {
+				up += "@" + v
+			}
+			ups = append(ups, up)
+		}
+		reached = append(reached, fmt.Sprintf("every requirement of %s but %s is one of %s's, at the same or an older version",
+			m, strings.Join(slices.Concat(upstreams[m], additions[m]), ", "), strings.Join(ups, " or ")))
 	}
 	for _, m := range []string{rootModule, priorityqModule} {
 		if g.modules[m] && !slices.Contains(s.requires, m) {

@@ -152,10 +152,7 @@ func (s scratch) check(root string) (string, error) {
 		problems = append(problems, printRequirements(g, m)...)
 		var ups []string
 		for _, up := range upstreams[m] {
-			if v := g.requires[m+"@"+unversioned][up]; v != unversioned {
-				up += "@" + v
-			}
-			ups = append(ups, up)
+			ups = append(ups, display(up, g.requires[m+"@"+unversioned][up]))
 		}
 		reached = append(reached, fmt.Sprintf("every requirement of %s but %s is one of %s's, at the same or an older version",
 			m, strings.Join(slices.Concat(upstreams[m], additions[m]), ", "), strings.Join(ups, " or ")))
@@ -250,7 +247,11 @@ func printRequirements(g graph, m string) []string {
 		}
 		ups = append(ups, up+"@"+reqs[up])
 	}
-	fmt.Printf("  %s requires (%d), beside the highest version %s require:\n", m, len(reqs), strings.Join(ups, " or "))
+	var shown []string
+	for _, up := range upstreams[m] {
+		shown = append(shown, display(up, reqs[up]))
+	}
+	fmt.Printf("  %s requires (%d), beside the highest version %s require:\n", m, len(reqs), strings.Join(shown, " or "))
 	var problems []string
 	for _, p := range sortedKeys(reqs) {
 		theirs, by := "", ""
@@ -275,6 +276,15 @@ func printRequirements(g graph, m string) []string {
 		fmt.Printf("    %-45s %-40s %s\n", p, reqs[p], column)
 	}
 	return problems
+}
+
+// display names module path at version v, leaving out the placeholder
+// version of a replaced queuelab module.
+func display(path, v string) string {
+	if v == unversioned {
+		return path
+	}
+	return path + "@" + v
 }
 
 // graph is `go mod graph`, read as each module version's requirements.

@@ -13,7 +13,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/queues/workq/workqtest"
 )
@@ -297,7 +296,7 @@ func (m *promMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
 // eachImpl runs run as one sub-benchmark per registered implementation,
 // named name + "/impl=" + its registry name, the naming every benchmark of
 // a family follows.
-func eachImpl[N, G any](b *testing.B, impls registry.List[N, G], name string, run func(*testing.B, registry.Entry[N, G])) {
+func eachImpl[N, G any](b *testing.B, impls labregistry.List[N, G], name string, run func(*testing.B, labregistry.Entry[N, G])) {
 	for _, e := range impls {
 		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
 	}

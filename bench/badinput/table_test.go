@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/bad-input.md from the cases tables")

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/queuelab/queuelab/internal/lab/benchcmp"
-	"github.com/queuelab/queuelab/queues/registry"
+	"github.com/queuelab/queuelab/internal/lab/registry"
 )
 
 const compareUsage = `usage:

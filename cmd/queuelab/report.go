@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/lab/report"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 const reportUsage = `usage: queuelab report [flags]

@@ -16,7 +16,6 @@ import (
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/internal/named"
 	"github.com/queuelab/queuelab/queues/priorityq"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -47,7 +46,7 @@ type InformerEntry struct {
 // with its defaults ("informer") and with the lock-free store
 // ("informer-lockfree"), the names earlier results use; then the drop-in
 // over every store and FIFO of the lab registry, named <store>+<fifo>
-// (registry.Informers).
+// (labregistry.Informers).
 func Informers() []InformerEntry {
 	out := []InformerEntry{{
 		Name: labregistry.Baseline,
@@ -115,7 +114,7 @@ var getYields = []struct {
 func Queues[T comparable]() []QueueEntry[T] {
 	out := []QueueEntry[T]{
 		{
-			Name: registry.Baseline,
+			Name: labregistry.Baseline,
 			Doc:  "client-go workqueue.NewTypedRateLimitingQueueWithConfig",
 			New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
 				return workqueue.NewTypedRateLimitingQueueWithConfig(l, workqueue.TypedRateLimitingQueueConfig[T]{Name: name})
@@ -138,20 +137,20 @@ func Queues[T comparable]() []QueueEntry[T] {
 				Name: "pq-" + e.Name + y.suffix,
 				Doc:  "lab priority queue priorityq " + e.Name + " (keeps controller-runtime's priorities)" + y.doc,
 				New: func(name string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-					return registry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l, GetYield: y.policy}))
+					return labregistry.Must(e.New(priorityq.Options[T]{Name: name, RateLimiter: l, GetYield: y.policy}))
 				},
 			})
 		}
 	}
 	for _, e := range labregistry.WorkQueues[T]() {
-		if e.Name == registry.Baseline {
+		if e.Name == labregistry.Baseline {
 			continue // the first entry is client-go's queue already
 		}
 		out = append(out, QueueEntry[T]{
 			Name: e.Name,
 			Doc:  "lab workq " + e.Name + " under workq.NewRateLimiting",
 			New: func(_ string, l workqueue.TypedRateLimiter[T]) workqueue.TypedRateLimitingInterface[T] {
-				return registry.Must(workq.NewRateLimiting(e.New(), l, workq.LayerOptions{}))
+				return labregistry.Must(workq.NewRateLimiting(e.New(), l, workq.LayerOptions{}))
 			},
 		})
 	}
@@ -182,9 +181,9 @@ func (s Stack) Name() string { return s.Informer + "+" + s.Queue }
 // Baseline is the stack a controller of style st gets by default.
 func Baseline(st Style) Stack {
 	if st == CtrlRuntime {
-		return Stack{Informer: registry.Baseline, Queue: PriorityQueueName}
+		return Stack{Informer: labregistry.Baseline, Queue: PriorityQueueName}
 	}
-	return Stack{Informer: registry.Baseline, Queue: registry.Baseline}
+	return Stack{Informer: labregistry.Baseline, Queue: labregistry.Baseline}
 }
 
 // ParseStacks resolves "informer/queue" pairs, comma-separated, against the

@@ -28,7 +28,6 @@ import (
 	"github.com/queuelab/queuelab/informer"
 	"github.com/queuelab/queuelab/informer/informertest"
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
-	"github.com/queuelab/queuelab/queues/registry"
 	"github.com/queuelab/queuelab/queues/workq/workqtest"
 	"github.com/queuelab/queuelab/stores/storetest"
 )
@@ -88,7 +87,7 @@ func (s Stack) Name(k Kind) string { return strings.Join(s.names(k), "+") }
 // IsBaseline reports whether every family k uses is client-go's.
 func (s Stack) IsBaseline(k Kind) bool {
 	for _, n := range s.names(k) {
-		if n != registry.Baseline {
+		if n != labregistry.Baseline {
 			return false
 		}
 	}
@@ -130,7 +129,7 @@ func InformerFIFOs() labregistry.List[informer.FIFO, informertest.Guarantees] {
 	out := labregistry.InformerFIFOs()
 	for i, e := range out {
 		if e.Name == labregistry.RealFIFOName {
-			e.Name = registry.Baseline
+			e.Name = labregistry.Baseline
 			out = slices.Insert(slices.Delete(out, i, i+1), 0, e)
 			break
 		}
@@ -170,7 +169,7 @@ func (r Registries) stack(k Kind, names []string) (Stack, error) {
 			}
 		}
 	}
-	byFlag := map[string]string{"store": registry.Baseline, "fifo": registry.Baseline, "workq": registry.Baseline}
+	byFlag := map[string]string{"store": labregistry.Baseline, "fifo": labregistry.Baseline, "workq": labregistry.Baseline}
 	for i, f := range r.families(k) {
 		byFlag[f.flag] = names[i]
 	}
@@ -254,7 +253,7 @@ func (r Registries) all(k Kind, fams []family) ([]Stack, error) {
 	for _, n := range names {
 		parts := make([]string, len(fams))
 		for i, f := range fams {
-			parts[i] = registry.Baseline
+			parts[i] = labregistry.Baseline
 			if slices.Contains(f.names, n) {
 				parts[i] = n
 			}
@@ -287,7 +286,7 @@ func (r Registries) Explicit(k Kind, store, fifo, wq string) ([]Stack, error) {
 		spec := given[f.flag]
 		delete(given, f.flag)
 		if spec == "" {
-			spec = registry.Baseline
+			spec = labregistry.Baseline
 		}
 		var err error
 		if lists[i], err = selectNames(f, spec); err != nil {
@@ -318,9 +317,9 @@ func (r Registries) Explicit(k Kind, store, fifo, wq string) ([]Stack, error) {
 }
 
 func selectNames(f family, spec string) ([]string, error) {
-	l := registry.List[struct{}, struct{}]{}
+	l := labregistry.List[struct{}, struct{}]{}
 	for _, n := range f.names {
-		l = append(l, registry.Entry[struct{}, struct{}]{Name: n})
+		l = append(l, labregistry.Entry[struct{}, struct{}]{Name: n})
 	}
 	sel, err := l.Select(spec)
 	if err != nil {

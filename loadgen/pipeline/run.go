@@ -9,11 +9,11 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 
+	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
-	"github.com/queuelab/queuelab/queues/registry"
 )
 
 // runner is one pipeline's moving parts, driven by Run.

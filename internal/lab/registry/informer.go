@@ -11,7 +11,6 @@ import (
 	"github.com/queuelab/queuelab/informer/informertest"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 	"github.com/queuelab/queuelab/queues/inorder"
-	"github.com/queuelab/queuelab/stores"
 )
 
 // RealFIFOName names client-go's RealFIFO as v0.37's informer builds it
@@ -66,27 +65,6 @@ func newClientGoDeltaFIFO(o deltafifo.Options) (cache.Queue, error) {
 	return cache.NewDeltaFIFOWithOptions(o.DeltaFIFOOptions), nil
 }
 
-// informerStores are the stores the drop-in informer is measured on, by
-// the store family's names.
-//
-// TODO(issue 25): build these from Stores() once the store family's lab
-// list is merged, so one table names the stores.
-func informerStores() []struct {
-	name  string
-	store informer.Store
-} {
-	return []struct {
-		name  string
-		store informer.Store
-	}{
-		{Baseline, informer.ClientGoStore()},
-		{"mutex", informer.StoreOf(stores.NewMutex, stores.Options{})},
-		{"sharded", informer.StoreOf(stores.NewSharded, stores.Options{})},
-		{"lockfree", informer.StoreOf(stores.NewLockFree, stores.Options{})},
-		{"snapshot", informer.StoreOf(stores.NewSnapshot, stores.Options{})},
-	}
-}
-
 // Informers lists client-go's cache.NewSharedIndexInformerWithOptions
 // first ("clientgo"), then the drop-in informer over every store × FIFO
 // combination, named "<store>+<fifo>" ("lockfree+realfifo"); each declares
@@ -98,13 +76,14 @@ func Informers() List[func(cache.ListerWatcher, runtime.Object, cache.SharedInde
 		Doc:  "client-go cache.NewSharedIndexInformerWithOptions: RealFIFO (atomic, unlock-while-processing, batches), threadSafeMap, a processorListener per handler",
 		New:  cache.NewSharedIndexInformerWithOptions,
 	}}
-	for _, s := range informerStores() {
+	for _, s := range Stores() {
+		store := informer.Store{New: func(idx cache.Indexers) (cache.ThreadSafeStore, error) { return s.New(idx), nil }}
 		for _, q := range InformerFIFOs() {
 			list = append(list, Entry[newInformer, informertest.Guarantees]{
-				Name: s.name + "+" + q.Name,
-				Doc:  fmt.Sprintf("queuelab informer: store %s, FIFO %s, batched fan-out", s.name, q.Name),
+				Name: s.Name + "+" + q.Name,
+				Doc:  fmt.Sprintf("queuelab informer: store %s, FIFO %s, batched fan-out", s.Name, q.Name),
 				New: func(lw cache.ListerWatcher, obj runtime.Object, opts cache.SharedIndexInformerOptions) cache.SharedIndexInformer {
-					return Must(informer.NewSharedIndexInformer(lw, obj, informer.Options{SharedIndexInformerOptions: opts, FIFO: q.New, Store: s.store}))
+					return Must(informer.NewSharedIndexInformer(lw, obj, informer.Options{SharedIndexInformerOptions: opts, FIFO: q.New, Store: store}))
 				},
 				Guarantees: q.Guarantees,
 			})

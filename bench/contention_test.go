@@ -72,11 +72,11 @@ var contentionShapes = []contentionShape{
 	},
 }
 
-// contentionStacks are the informers compared: client-go's shipped
-// informer ("clientgo+clientgo", the baseline) and the lab's drop-in
-// informer over the candidates' <store>+<fifo> (its defaults,
-// mutex+inorder-mutex, and the lock-free store under each queue family),
-// built by
+// contentionStacks are the informers compared besides "default" (the
+// drop-in built with zero informer.Options, which every run carries):
+// client-go's shipped informer ("clientgo+clientgo", the baseline) and the
+// drop-in over the candidates' <store>+<fifo> (mutex+inorder-mutex, and the
+// lock-free store under each queue family), built by
 // pipeline.Stack.NewInformer; -contention.impls picks others ("all": every
 // store and FIFO name).
 var contentionStacks = flag.String("contention.impls", "clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-mutex,lockfree+inorder-lockfree,lockfree+deltafifo-ring,lockfree+deltafifo-sharded",
@@ -98,13 +98,24 @@ func BenchmarkInformerContention(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	type candidate struct {
+		name  string
+		build func(cache.ListerWatcher, runtime.Object, pipeline.InformerOptions) (pipeline.InformerPath, error)
+	}
+	candidates := []candidate{}
+	for _, st := range stacks {
+		candidates = append(candidates, candidate{st.Name(pipeline.Store), st.NewInformer})
+		if st.IsBaseline(pipeline.Store) {
+			candidates = append(candidates, candidate{"default", pipeline.NewDefaultInformer})
+		}
+	}
 	for _, shape := range contentionShapes {
 		for _, readers := range []int{0, 1, 10} {
 			b.Run("shape="+shape.name+"/objects="+strconv.Itoa(informerObjects)+"/readers="+strconv.Itoa(readers), func(b *testing.B) {
-				for _, st := range stacks {
-					b.Run("impl="+st.Name(pipeline.Store), func(b *testing.B) {
+				for _, c := range candidates {
+					b.Run("impl="+c.name, func(b *testing.B) {
 						b.ReportAllocs()
-						inf := startInformer(b, st, shape)
+						inf := startInformer(b, c.build, shape)
 						contendRates(b, readers, inf.read, inf.write, &inf.writes)
 						inf.stop(b)
 						b.ReportMetric(0, "ns/op")
@@ -143,7 +154,7 @@ var _ cache.ResourceEventHandler = (*informer)(nil)
 // startInformer builds stack st's informer over a FakeWatcher and a List
 // of the shape's population at version 0, runs it, and waits until the
 // handler has heard of every listed object.
-func startInformer(b *testing.B, st pipeline.Stack, shape contentionShape) *informer {
+func startInformer(b *testing.B, build func(cache.ListerWatcher, runtime.Object, pipeline.InformerOptions) (pipeline.InformerPath, error), shape contentionShape) *informer {
 	p := shape.pop()
 	inf := &informer{
 		p:        p,
@@ -165,7 +176,7 @@ func startInformer(b *testing.B, st pipeline.Stack, shape contentionShape) *info
 			return inf.watcher, nil
 		},
 	}, listThenWatch{})
-	run, err := st.NewInformer(lw, &metav1.PartialObjectMetadata{}, pipeline.InformerOptions{
+	run, err := build(lw, &metav1.PartialObjectMetadata{}, pipeline.InformerOptions{
 		Indexers: shape.indexers(),
 		Handler:  inf,
 	})

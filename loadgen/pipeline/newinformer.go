@@ -62,6 +62,24 @@ func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o In
 		}
 		inf = d
 	}
+	return register(inf, o)
+}
+
+// NewDefaultInformer builds the drop-in informer as a controller gets it
+// without choosing parts: informer.NewSharedIndexInformer with zero
+// Options but for the indexers (the informer's default FIFO and store).
+func NewDefaultInformer(lw cache.ListerWatcher, example runtime.Object, o InformerOptions) (InformerPath, error) {
+	inf, err := informer.NewSharedIndexInformer(lw, example, informer.Options{
+		SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Indexers: o.Indexers},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return register(inf, o)
+}
+
+// register sets o's transform on inf and adds o's handlers, in order.
+func register(inf cache.SharedIndexInformer, o InformerOptions) (InformerPath, error) {
 	if o.Transform != nil {
 		if err := inf.SetTransform(o.Transform); err != nil {
 			return nil, err

@@ -65,6 +65,7 @@ func Run(t *testing.T, qs Queues, g Guarantees) {
 		{Name: "never-two-workers-on-one-item", Run: s.plain(wqNeverTwoWorkers)},
 		{Name: "hammer-exact-accounting", Run: s.plain(wqHammer)},
 		{Name: "drain-under-load", Skip: suite.Unless(g.DrainsQueued, relaxedDrain), Run: s.plain(wqDrainStress)},
+		{Name: "drain-under-load-leaves-queued-to-get", Skip: suite.Unless(!g.DrainsQueued, drainsQueued), Run: s.plain(wqDrainStressClientGo)},
 		{Name: "differential-vs-clientgo", Run: func(t *testing.T) { diffSeeded(t, qs.Strings, g) }},
 		{Name: "struct-items-follow-the-per-item-rules", Run: func(t *testing.T) { requestItems(t, qs.Requests, g) }},
 		{Name: "struct-items-under-concurrent-workers", Run: func(t *testing.T) { requestItemsConcurrent(t, qs.Requests) }},

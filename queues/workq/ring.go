@@ -297,9 +297,12 @@ func (q *Ring[T]) unreserve() {
 // reserved before the shutdown pushed its item: the drain may have seen the
 // reservation counted but not yet in the ring and waited for it (see
 // nothingProcessing). A drain with DrainQueued counts the reservation as
-// queued, so its wait ends at a Done, not here.
+// queued, so its wait ends at a Done, not here. Outside a drain it costs
+// notifyIdle's load of the gate's draining flag, which only a shutdown
+// writes: the Add pushed before that load, so a drain that set the flag
+// later reads the ring after the push.
 func (q *Ring[T]) pushedAfterShutdown() {
-	if !q.drainQueued && q.counts.Load()&shutBit != 0 {
+	if !q.drainQueued {
 		q.gate.notifyIdle()
 	}
 }

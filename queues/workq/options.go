@@ -13,7 +13,7 @@ import (
 // Options configures NewMutex, NewSharded and NewRing, with the field names
 // of client-go's TypedQueueConfig where they mean the same. The zero value
 // is valid for each: no metrics, the default shard count, the default ring
-// capacity. A field the constructor does not use is an error, so a mistake
+// capacity, client-go's ShutDownWithDrain. A field the constructor does not use is an error, so a mistake
 // is not silently ignored.
 type Options struct {
 	// Shards is the number of shards of a Sharded queue: 0 selects four

@@ -55,15 +55,36 @@
 // with Name publishes client-go's workqueue metrics (depth, adds, latency,
 // work duration, unfinished work), so dashboards carry over; Clock times
 // them. A field a constructor does not take is an error rather than
-// silently ignored. LayerOptions configures NewDelaying and NewRateLimiting:
-// the Clock their timer reads (a k8s.io/utils/clock/testing FakeClock in
-// tests) and the retries metric.
+// silently ignored. DrainQueued makes ShutDownWithDrain wait for queued
+// items as well as processing ones (see below). LayerOptions configures
+// NewDelaying and NewRateLimiting: the Clock their timer reads (a
+// k8s.io/utils/clock/testing FakeClock in tests) and the retries metric;
+// a layer drains as the queue it wraps does.
+//
+// # Shutting down
+//
+// ShutDown and ShutDownWithDrain behave as client-go's by default. Both
+// make Add a no-op and let Get hand out what is still queued before it
+// reports shutdown. ShutDownWithDrain then waits until nothing is being
+// processed — not, whatever client-go's comment says, until nothing is
+// queued (kubernetes/kubernetes#141079): with no worker holding an item it
+// returns at once, leaving the queued items to Get. That keeps a drop-in
+// from hanging a shutdown client-go's finishes, such as a controller that
+// drains after its workers stopped, or before it started them.
+//
+// Options{DrainQueued: true} asks for the documented contract instead:
+// ShutDownWithDrain waits until every queued item has been handed out and
+// Done. Workers must then go on calling Get and Done until Get reports
+// shutdown, or the wait never ends. With either, a ShutDown ends the wait.
 //
 // # Where they differ from client-go
 //
-//   - ShutDownWithDrain waits until nothing is queued as well as nothing
-//     processing; client-go's returns once nothing is processing, even with
-//     items still queued (kubernetes/kubernetes#141079).
+// By default, only where client-go breaks its own rules or panics; the
+// one difference to opt in to is the drain:
+//
+//   - With Options.DrainQueued, ShutDownWithDrain also waits for queued
+//     items, as client-go documents; client-go's, and these queues'
+//     without it, return once nothing is processing.
 //   - Done of an item that is queued but was never handed out is ignored;
 //     client-go's queues it a second time, so two workers can hold it.
 //   - Bad settings are constructor errors: Options out of range, a nil

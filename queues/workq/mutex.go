@@ -16,8 +16,8 @@ var _ workqueue.TypedInterface[string] = (*Mutex[string])(nil)
 // Options.MetricsProvider asks for client-go's queue metrics.
 //
 // It hands items out in FIFO order of enqueue, as client-go does, and its
-// ShutDownWithDrain waits until nothing is queued or processing (client-go's
-// waits for processing only; kubernetes/kubernetes#141079).
+// ShutDownWithDrain waits, as client-go's, until nothing is processing, or
+// with Options.DrainQueued until nothing is queued or processing.
 type Mutex[T comparable] struct {
 	mu       sync.Mutex
 	getters  sync.Cond // parked Get calls; L is &mu
@@ -26,7 +26,9 @@ type Mutex[T comparable] struct {
 	parked   int // Get calls waiting on getters and not yet signalled
 	shutdown bool
 	draining bool
-	metrics  *queueMetrics[T] // nil without Options.MetricsProvider
+	// drainQueued is Options.DrainQueued: a drain waits for queued items too.
+	drainQueued bool
+	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
 // NewMutex returns an empty Mutex queue. It takes the metrics Options.
@@ -35,7 +37,7 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Mutex[T]{t: table[T]{seed: maphash.MakeSeed()}}
+	q := &Mutex[T]{t: table[T]{seed: maphash.MakeSeed()}, drainQueued: opts.DrainQueued}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
 	q.metrics = newQueueMetrics[T](m)
@@ -104,7 +106,7 @@ func (q *Mutex[T]) Done(item T) {
 	if q.t.done(item, 0) {
 		q.wakeOne()
 	}
-	if q.draining && q.t.live() == 0 {
+	if q.draining && q.t.drained(q.drainQueued) {
 		q.drainers.Broadcast()
 	}
 	q.mu.Unlock()
@@ -115,14 +117,16 @@ func (q *Mutex[T]) Done(item T) {
 func (q *Mutex[T]) ShutDown() { q.shutDown(false) }
 
 // ShutDownWithDrain shuts the queue down like ShutDown, then waits until
-// every queued item has been handed out and every handed-out item is Done —
-// or until ShutDown is called. Workers must keep calling Get and Done until
+// every handed-out item is Done — or until ShutDown is called — as
+// client-go's does: items still queued stay queued for Get to hand out.
+// With Options.DrainQueued it also waits until every queued item has been
+// handed out and Done; workers must then keep calling Get and Done until
 // Get reports shutdown, or the wait never ends.
 func (q *Mutex[T]) ShutDownWithDrain() {
 	q.shutDown(true)
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for q.draining && q.t.live() > 0 {
+	for q.draining && !q.t.drained(q.drainQueued) {
 		q.drainers.Wait()
 	}
 }

@@ -13,7 +13,7 @@ import (
 // Options configures NewMutex, NewSharded and NewRing, with the field names
 // of client-go's TypedQueueConfig where they mean the same. The zero value
 // is valid for each: no metrics, the default shard count, the default ring
-// capacity. A field the constructor does not use is an error, so a mistake
+// capacity, client-go's ShutDownWithDrain. A field the constructor does not use is an error, so a mistake
 // is not silently ignored.
 type Options struct {
 	// Shards is the number of shards of a Sharded queue: 0 selects four
@@ -40,6 +40,21 @@ type Options struct {
 	// Clock times the metrics (nil: the real clock); tests pass a
 	// k8s.io/utils/clock/testing FakeClock.
 	Clock clock.WithTicker
+
+	// DrainQueued makes ShutDownWithDrain wait until nothing is queued as
+	// well as nothing processing, the contract client-go documents ("waits
+	// until all items in the queue have been processed"). Off (the
+	// default), ShutDownWithDrain does what client-go's code does: it
+	// returns as soon as no item is being processed, even with items still
+	// queued (kubernetes/kubernetes#141079), and Get goes on handing those
+	// out after it returned. The default is client-go's behaviour so that
+	// a drop-in never blocks a shutdown that client-go's queue would have
+	// finished (a controller whose workers have stopped, or that drains
+	// before it starts them, would otherwise hang); turn it on where the
+	// shutdown should process what was accepted, and keep workers calling
+	// Get and Done until Get reports shutdown. A delaying or rate-limiting
+	// layer drains as the queue it wraps does.
+	DrainQueued bool
 }
 
 // check returns an error naming each field constructor does not take

@@ -32,6 +32,7 @@ const (
 	shutBit   = uint64(1) << 63
 	queuedOne = uint64(1) << 32
 	countMask = shutBit - 1
+	procMask  = queuedOne - 1
 	// Adding these moves one item between the counts; -x is written ^(x-1).
 	getDelta     = ^(queuedOne - 2) // queued → processing: +1 - queuedOne
 	requeueDelta = queuedOne - 1    // processing → queued
@@ -99,8 +100,12 @@ var _ = [1]struct{}{}[unsafe.Sizeof(paddedRingStripe[string]{})%cacheline.Size]
 // before it marks the item queued and pushes it, and gives the reservation
 // back if the bit was already set, so after ShutDown no new item is
 // accepted, Get reports shutdown only when nothing accepted is still queued
-// or on its way into the ring, and ShutDownWithDrain waits for both counts
-// to reach zero.
+// or on its way into the ring, and ShutDownWithDrain with
+// Options.DrainQueued waits for both counts to reach zero. Without it the
+// drain waits, as client-go's, only until nothing is processing; a Get
+// between its pop and its count has taken its item but is not yet counted
+// processing, so that drain also waits until the counted queued items are
+// all in the ring (see nothingProcessing).
 //
 // Memory: Done of an item not added again meanwhile deletes its entry and
 // clears it, as client-go forgets an item at Done, so the queue keeps no
@@ -121,8 +126,9 @@ type Ring[T comparable] struct {
 	mask    uint64       // len(stripes)-1
 	seed    maphash.Seed // hashes items for their stripe and its index
 
-	gate    shutGate
-	metrics *queueMetrics[T] // nil without Options.MetricsProvider
+	drainQueued bool // Options.DrainQueued
+	gate        shutGate
+	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
 // NewRing returns an empty Ring queue. It takes Options.Capacity and the
@@ -141,7 +147,7 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 		return nil, err
 	}
 	n := shard.DefaultCount()
-	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed()}
+	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed(), drainQueued: opts.DrainQueued}
 	q.gate.Init()
 	q.metrics = newQueueMetrics[T](m)
 	return q, nil
@@ -181,6 +187,7 @@ func (q *Ring[T]) Add(item T) {
 			ringAddReleased()
 		}
 		q.gate.Wake(1)
+		q.pushedAfterShutdown()
 		return
 	}
 	// The shutdown bit is read again under the lock: an Add that passed the
@@ -277,8 +284,28 @@ func (q *Ring[T]) reserve() bool {
 }
 
 // unreserve takes back a reservation made after the queue shut down, and
-// wakes the Gets and drains (WakeAll) that may have waited for it.
-func (q *Ring[T]) unreserve() { q.wakeIfShutAndEmpty(q.counts.Add(rejectDelta)) }
+// wakes the Gets and drains (WakeAll) that may have waited for it; a drain
+// without DrainQueued may have waited for it with items still queued.
+func (q *Ring[T]) unreserve() {
+	q.wakeIfShutAndEmpty(q.counts.Add(rejectDelta))
+	if !q.drainQueued {
+		q.gate.notifyIdle()
+	}
+}
+
+// pushedAfterShutdown wakes a drain without DrainQueued after an Add that
+// reserved before the shutdown pushed its item: the drain may have seen the
+// reservation counted but not yet in the ring and waited for it (see
+// nothingProcessing). A drain with DrainQueued counts the reservation as
+// queued, so its wait ends at a Done, not here. Outside a drain it costs
+// notifyIdle's load of the gate's draining flag, which only a shutdown
+// writes: the Add pushed before that load, so a drain that set the flag
+// later reads the ring after the push.
+func (q *Ring[T]) pushedAfterShutdown() {
+	if !q.drainQueued {
+		q.gate.notifyIdle()
+	}
+}
 
 // enqueue pushes e, which the caller reserved and moved to queued, and
 // notes its position for markAgain. Called with e's stripe locked; the
@@ -382,7 +409,7 @@ func (q *Ring[T]) Done(item T) {
 	case uint32(processing):
 		s.release(c, e)
 		s.mu.Unlock()
-		if q.counts.Add(doneDelta)&countMask == 0 {
+		if q.drained(q.counts.Add(doneDelta)) {
 			q.gate.notifyIdle()
 		}
 	case uint32(processingDirty):
@@ -390,10 +417,13 @@ func (q *Ring[T]) Done(item T) {
 		// sees the entry queued must find it in the queue (markAgain
 		// reads its position).
 		e.state.Store(uint32(queued))
-		q.counts.Add(requeueDelta)
+		w := q.counts.Add(requeueDelta)
 		q.enqueue(e)
 		s.mu.Unlock()
 		q.gate.Wake(1)
+		if q.drained(w) {
+			q.gate.notifyIdle() // the item is in the ring: see nothingProcessing
+		}
 	default: // queued or poppedDirty, not handed out yet: ignore, as Mutex does
 		s.mu.Unlock()
 	}
@@ -407,16 +437,53 @@ func (q *Ring[T]) ShutDown() {
 	q.metrics.halt()
 }
 
-// ShutDownWithDrain shuts the queue down, then waits until nothing is queued
-// or processing, or until ShutDown is called (see Mutex).
+// ShutDownWithDrain shuts the queue down, then waits until nothing is
+// processing (with Options.DrainQueued: queued or processing), or until
+// ShutDown is called (see Mutex).
 func (q *Ring[T]) ShutDownWithDrain() {
 	q.counts.Or(shutBit)
 	q.gate.close(true)
 	q.metrics.halt()
-	q.gate.waitDrained(q.idle)
+	if q.drainQueued {
+		q.gate.waitDrained(func() bool { return q.counts.Load()&countMask == 0 })
+	} else {
+		q.gate.waitDrained(q.nothingProcessing)
+	}
 }
 
-func (q *Ring[T]) idle() bool { return q.counts.Load()&countMask == 0 }
+// drained reports whether the counts word w, just written by a Done, may
+// let a drain return, so that Done wakes it: both counts zero with
+// DrainQueued, no item processing without.
+func (q *Ring[T]) drained(w uint64) bool {
+	if q.drainQueued {
+		return w&countMask == 0
+	}
+	return w&procMask == 0
+}
+
+// nothingProcessing reports whether, at one instant during the call, no
+// item was processing and no Get was between its pop and its count: the
+// moment client-go's drain returns at, seeing its processing set empty. The
+// processing count alone misses a Get that has popped an item and not yet
+// counted it (the item would be handed out after the drain returned, though
+// Len no longer showed it queued), so it also requires the queued count to
+// match the ring's length, read between two equal loads of the counts. If
+// it does, the ring's length was taken at an instant with nothing
+// processing and nothing on its way into or out of the ring: after the
+// shutdown the counts change only by a Get (queued → processing), a
+// re-queue (processing → queued), a Done (processing −1) and a refused
+// reservation (queued +1, then −1), and equal loads with nothing processing
+// leave no room for any of them to be half done at that instant. Every
+// half-done step that makes it false ends with a wake of the drain: a
+// Done's, a pushed re-queue's or Add's (pushedAfterShutdown), unreserve's.
+func (q *Ring[T]) nothingProcessing() bool {
+	w := q.counts.Load()
+	if w&procMask != 0 {
+		return false
+	}
+	n := q.ready.Len()
+	return queuedOf(w) == uint64(n) && q.counts.Load() == w
+}
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.
 func (q *Ring[T]) ShuttingDown() bool { return q.counts.Load()&shutBit != 0 }

@@ -3,6 +3,7 @@ package workq
 import (
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"k8s.io/client-go/util/workqueue"
 )
@@ -171,4 +172,37 @@ func TestRingAddOfQueuedItemStaysDuplicate(t *testing.T) {
 	if n := q.Len(); n != 0 {
 		t.Fatalf("Len = %d, want 0: the Add of queued y was counted twice", n)
 	}
+}
+
+// A Get between its pop and its count has taken its item (Len no longer
+// shows it) but is not yet counted processing. client-go's Get takes an
+// item and marks it processing in one step, so its drain would wait for
+// that item's Done; the Ring's default drain must too, and not return on
+// the processing count alone.
+func TestRingDrainWaitsForGetBetweenPopAndCount(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := must(NewRing[string](Options{}))
+		q.Add("x")
+		got, resume := getPausedAfterPop(t, q)
+		drained := make(chan struct{})
+		go func() {
+			defer close(drained)
+			q.ShutDownWithDrain()
+		}()
+		stillDraining := func(when string) {
+			t.Helper()
+			synctest.Wait()
+			select {
+			case <-drained:
+				t.Fatalf("ShutDownWithDrain returned %s", when)
+			default:
+			}
+		}
+		stillDraining("while a Get held x between its pop and its count")
+		resume()
+		item := <-got
+		stillDraining("while x was processing")
+		q.Done(item)
+		<-drained
+	})
 }

@@ -41,14 +41,18 @@ var _ workqueue.TypedInterface[string] = (*Sharded[string])(nil)
 // close the gate, whose flag Get trusts to mean "nothing more will arrive" —
 // so a Get never reports shutdown while an accepted item is still on its way,
 // and ShutDownWithDrain can wait until every shard is idle without missing a
-// late item.
+// late item. Without Options.DrainQueued the drain waits, as client-go's,
+// only until no shard has an item processing, which it checks with every
+// shard locked at once: processing counts rise again as Gets take queued
+// items, so shards read in turn could add up to an instant that never was.
 type Sharded[T comparable] struct {
-	shards    []shardQ[T]
-	seed      maphash.Seed // hashes items for their shard and its table
-	mask      uint32
-	accepting atomic.Bool
-	gate      shutGate
-	metrics   *queueMetrics[T] // nil without Options.MetricsProvider
+	shards      []shardQ[T]
+	seed        maphash.Seed // hashes items for their shard and its table
+	mask        uint32
+	accepting   atomic.Bool
+	drainQueued bool // Options.DrainQueued
+	gate        shutGate
+	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
 
 // shardCore is the part of a shard that is touched together; shardQ pads it
@@ -79,10 +83,11 @@ func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
 	}
 	n, _ := shard.Validate(opts.Shards) // checked above
 	q := &Sharded[T]{
-		shards:  make([]shardQ[T], n),
-		seed:    maphash.MakeSeed(),
-		mask:    uint32(n - 1),
-		metrics: newQueueMetrics[T](m),
+		shards:      make([]shardQ[T], n),
+		seed:        maphash.MakeSeed(),
+		mask:        uint32(n - 1),
+		drainQueued: opts.DrainQueued,
+		metrics:     newQueueMetrics[T](m),
 	}
 	for i := range q.shards {
 		q.shards[i].t.seed = q.seed
@@ -127,7 +132,11 @@ func (q *Sharded[T]) locate(item T) (uint64, *shardQ[T]) {
 // the queue was never in (an item added to a shard already read, one taken
 // from a shard read later). It locks them in shard order and nothing else
 // holds two shard locks, so it cannot deadlock.
-func (q *Sharded[T]) Len() int {
+func (q *Sharded[T]) Len() int { return q.sum((*table[T]).queued) }
+
+// sum adds up count over the shards' tables with every shard locked at
+// once, so the total is the queue's at one instant (see Len).
+func (q *Sharded[T]) sum(count func(*table[T]) int) int {
 	for i := range q.shards {
 		q.shards[i].mu.Lock()
 	}
@@ -135,7 +144,7 @@ func (q *Sharded[T]) Len() int {
 	for i := range q.shards {
 		// Shards after i are still locked: their counts are those of the
 		// instant all were held.
-		n += q.shards[i].t.queued()
+		n += count(&q.shards[i].t)
 		q.shards[i].mu.Unlock()
 	}
 	return n
@@ -210,7 +219,7 @@ func (q *Sharded[T]) Done(item T) {
 	if requeued && s.t.queued() == 1 {
 		s.ready.Store(true)
 	}
-	idle := s.t.live() == 0
+	idle := s.t.drained(q.drainQueued)
 	s.mu.Unlock()
 	if requeued {
 		q.gate.Wake(1)
@@ -230,7 +239,8 @@ func (q *Sharded[T]) ShutDown() {
 }
 
 // ShutDownWithDrain shuts the queue down, then waits until no shard has an
-// item queued or processing, or until ShutDown is called (see Mutex).
+// item processing (with Options.DrainQueued: queued or processing), or
+// until ShutDown is called (see Mutex).
 func (q *Sharded[T]) ShutDownWithDrain() {
 	q.accepting.Store(false)
 	q.barrier()
@@ -247,7 +257,14 @@ func (q *Sharded[T]) barrier() {
 	}
 }
 
+// idle reports whether a drain may return. Without DrainQueued that is
+// nothing processing at one instant (sum). With it, each shard is checked in
+// turn: after the shutdown barrier no Add is accepted, so a shard's queued
+// plus processing count only falls, and one found at zero stays there.
 func (q *Sharded[T]) idle() bool {
+	if !q.drainQueued {
+		return q.sum(func(t *table[T]) int { return t.processing }) == 0
+	}
 	for i := range q.shards {
 		s := &q.shards[i]
 		s.mu.Lock()

@@ -184,3 +184,13 @@ func (t *table[T]) queued() int { return t.nQueued }
 
 // live returns the number of items queued or being processed.
 func (t *table[T]) live() int { return t.nQueued + t.processing }
+
+// drained reports whether a ShutDownWithDrain may return as far as this
+// table goes: nothing processing and, if queuedToo (Options.DrainQueued),
+// nothing queued.
+func (t *table[T]) drained(queuedToo bool) bool {
+	if queuedToo {
+		return t.live() == 0
+	}
+	return t.processing == 0
+}

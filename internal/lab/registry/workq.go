@@ -23,19 +23,19 @@ func WorkQueues[T comparable]() List[func() workqueue.TypedInterface[T], workqte
 			Name:       "mutex",
 			Doc:        "one mutex, one state record per item in a free-listed slab, ready list linked through the records",
 			New:        func() workqueue.TypedInterface[T] { return Must(workq.NewMutex[T](workq.Options{})) },
-			Guarantees: workqtest.Guarantees{Order: guarantee.OrderFIFO, DrainsQueued: true},
+			Guarantees: workqtest.Guarantees{Order: guarantee.OrderFIFO},
 		},
 		{
 			Name:       "sharded",
 			Doc:        "items hashed over 4×GOMAXPROCS shards, each a mutex plus the mutex entry's table; parked Gets woken through a gate",
 			New:        func() workqueue.TypedInterface[T] { return Must(workq.NewSharded[T](workq.Options{})) },
-			Guarantees: workqtest.Guarantees{Order: guarantee.OrderPerShard, DrainsQueued: true},
+			Guarantees: workqtest.Guarantees{Order: guarantee.OrderPerShard},
 		},
 		{
 			Name:       "ring",
 			Doc:        "lock-free MPMC queue of rings for ready items, per-item state in lock-striped tables, Get lock-free",
 			New:        func() workqueue.TypedInterface[T] { return Must(workq.NewRing[T](workq.Options{})) },
-			Guarantees: workqtest.Guarantees{Order: guarantee.OrderFIFO, DrainsQueued: true},
+			Guarantees: workqtest.Guarantees{Order: guarantee.OrderFIFO},
 		},
 	}
 }

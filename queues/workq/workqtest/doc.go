@@ -44,7 +44,9 @@
 //     hand out what is still queued before it reports shutdown.
 //     ShutDownWithDrain does the same and then waits until nothing is
 //     processing and, with Guarantees.DrainsQueued, nothing is queued; a
-//     ShutDown ends that wait early.
+//     ShutDown ends that wait early. Without DrainsQueued it returns as
+//     client-go's does: at once if nothing is processing, even with items
+//     queued, which Get then still hands out.
 //   - A sequence of single-threaded operations gives the same results as
 //     client-go's queue (Diff: operations decoded from bytes, made from a
 //     seed by SeedOps or by a fuzzer, the trace printed and the bytes kept

@@ -12,10 +12,12 @@ type Guarantees struct {
 	// Order is the hand-out order across different items.
 	Order guarantee.Order
 	// DrainsQueued: ShutDownWithDrain waits until nothing is queued as well
-	// as nothing processing. client-go's returns once nothing is processing,
-	// even with items still queued (kubernetes/kubernetes#141079), so its
-	// entry leaves this false and the suites skip the drain properties that
-	// need it.
+	// as nothing processing, as client-go documents. client-go's code
+	// returns once nothing is processing, even with items still queued
+	// (kubernetes/kubernetes#141079), so its entry, and any drop-in that
+	// keeps its behaviour, leaves this false: the suites then skip the
+	// drain properties that need it and instead check that the drain
+	// returns as client-go's does (drain-returns-when-nothing-processing).
 	DrainsQueued bool
 }
 
@@ -24,4 +26,6 @@ const (
 	relaxedOrder = "[relaxed] the implementation declares no queue-wide hand-out order (Guarantees.Order)"
 	relaxedDrain = "[relaxed] ShutDownWithDrain may return while items are still queued (Guarantees.DrainsQueued " +
 		"false; client-go's bug kubernetes/kubernetes#141079)"
+	drainsQueued = "[ext] ShutDownWithDrain also waits for queued items (Guarantees.DrainsQueued), so client-go's " +
+		"early return is not expected"
 )

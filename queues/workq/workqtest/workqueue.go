@@ -60,10 +60,12 @@ func Run(t *testing.T, qs Queues, g Guarantees) {
 		{Name: "add-after-shutdown-is-ignored", Run: s.plain(wqAddAfterShutDown)},
 		{Name: "drain-waits-for-done", Run: s.bubble(wqDrainWaitsForDone)},
 		{Name: "drain-waits-for-queued", Skip: suite.Unless(g.DrainsQueued, relaxedDrain), Run: s.bubble(wqDrainWaitsForQueued)},
+		{Name: "drain-returns-when-nothing-processing", Skip: suite.Unless(!g.DrainsQueued, drainsQueued), Run: s.bubble(wqDrainReturnsWhenNothingProcessing)},
 		{Name: "shutdown-ends-drain-early", Run: s.bubble(wqShutDownEndsDrain)},
 		{Name: "never-two-workers-on-one-item", Run: s.plain(wqNeverTwoWorkers)},
 		{Name: "hammer-exact-accounting", Run: s.plain(wqHammer)},
 		{Name: "drain-under-load", Skip: suite.Unless(g.DrainsQueued, relaxedDrain), Run: s.plain(wqDrainStress)},
+		{Name: "drain-under-load-leaves-queued-to-get", Skip: suite.Unless(!g.DrainsQueued, drainsQueued), Run: s.plain(wqDrainStressClientGo)},
 		{Name: "differential-vs-clientgo", Run: func(t *testing.T) { diffSeeded(t, qs.Strings, g) }},
 		{Name: "struct-items-follow-the-per-item-rules", Run: func(t *testing.T) { requestItems(t, qs.Requests, g) }},
 		{Name: "struct-items-under-concurrent-workers", Run: func(t *testing.T) { requestItemsConcurrent(t, qs.Requests) }},
@@ -377,6 +379,40 @@ func wqDrainWaitsForQueued(t *testing.T, newQueue newStrings) {
 	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
 	q.Done(second)
 	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
+}
+
+// wqDrainReturnsWhenNothingProcessing pins what client-go's
+// ShutDownWithDrain does, as opposed to what it documents
+// (kubernetes/kubernetes#141079): it returns at once when nothing is
+// processing, even with items queued, and as soon as the last processing
+// item is Done, even with others still queued; Get goes on handing those
+// out after it returned, and reports shutdown once they are gone. A
+// drop-in that waited here would hang a shutdown client-go's finishes (a
+// controller draining with no worker running).
+func wqDrainReturnsWhenNothingProcessing(t *testing.T, newQueue newStrings) {
+	q := fresh(t, newQueue)
+	q.Add("a")
+	mustReturn(t, startDrain(q), "ShutDownWithDrain with an item queued and nothing processing")
+	mustLen(t, q, 1)
+	mustGet(t, q, "a")
+	q.Done("a")
+	mustShutdownGet(t, q)
+
+	q = fresh(t, newQueue)
+	q.Add("a")
+	q.Add("b")
+	first, _ := q.Get()
+	returned := startDrain(q)
+	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	q.Done(first)
+	mustReturn(t, returned, "ShutDownWithDrain after the last Done, with an item still queued")
+	mustLen(t, q, 1)
+	second, shutdown := q.Get()
+	if shutdown || second == first {
+		t.Fatalf("Get() after the drain = (%q, shutdown=%v), want the other queued item", second, shutdown)
+	}
+	q.Done(second)
+	mustShutdownGet(t, q)
 }
 
 func wqShutDownEndsDrain(t *testing.T, newQueue newStrings) {

@@ -125,8 +125,7 @@ func (f *core) write(t cache.DeltaType, obj any) error {
 	if obj, err = f.transformed(obj); err != nil {
 		return err
 	}
-	f.set.Write(ks, kb, true, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
-		f.set.MarkPopulated() // under the key's lock, as client-go sets populated under its lock
+	f.set.Produce(ks, kb, true, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		return f.arenas[sh].add(sl, cache.Delta{Type: t, Object: obj})
 	})
 	return nil
@@ -143,8 +142,7 @@ func (f *core) Delete(obj any) error {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
 	var terr error
-	f.set.Write(ks, kb, f.known != nil, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
-		f.set.MarkPopulated() // even for an ignored deletion, as in client-go
+	f.set.Produce(ks, kb, f.known != nil, func(sh int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		if len(sl.Acc) == 0 {
 			if f.known == nil {
 				return keyq.Empty | keyq.Forget
@@ -221,8 +219,7 @@ func (f *core) AddIfNotPresent(obj any) error {
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
-	f.set.Write(ks, kb, true, func(_ int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
-		f.set.MarkPopulated()
+	f.set.Produce(ks, kb, true, func(_ int, sl *keyq.Slot[cache.Deltas]) keyq.Effect {
 		if len(sl.Acc) > 0 {
 			return 0
 		}

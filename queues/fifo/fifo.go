@@ -71,21 +71,15 @@ func (f *core) Delete(obj any) error {
 	})
 }
 
-// write applies fn to obj's key's slot (creating it if create) and marks
-// the FIFO populated under the key's lock, as client-go sets populated
-// under the lock it appends under: a write racing the first Replace is then
-// entirely before it (and that Replace is not the initial population) or
-// entirely after it. A key error changes nothing.
+// write applies fn to obj's key's slot (creating it if create); Produce marks
+// the FIFO populated under the key's lock. A key error changes nothing.
 func (f *core) write(obj any, create bool, fn func(int, *keyq.Slot[item]) keyq.Effect) error {
 	var scratch [keyq.ScratchSize]byte
 	ks, kb, err := f.keys.Key(obj, scratch[:0])
 	if err != nil {
 		return cache.KeyError{Obj: obj, Err: err}
 	}
-	f.set.Write(ks, kb, create, func(sh int, sl *keyq.Slot[item]) keyq.Effect {
-		f.set.MarkPopulated()
-		return fn(sh, sl)
-	})
+	f.set.Produce(ks, kb, create, fn)
 	return nil
 }
 

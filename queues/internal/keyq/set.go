@@ -169,17 +169,33 @@ func (s *Set[A]) IsClosed() bool { return s.wait.closed.Load() }
 // the slot if create is set (otherwise a missing key is left alone and fn is
 // not called).
 func (s *Set[A]) Write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) {
-	if s.write(ks, kb, create, fn) {
+	if s.write(ks, kb, create, false, fn) {
 		s.wait.notify()
 	}
 }
 
-// write is Write under the lock; it reports whether it queued an entry.
-func (s *Set[A]) write(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) (queued bool) {
+// Produce is Write for a producer's write (Add, Update, Delete): it also
+// marks the Set populated for HasSynced, under the same shard lock, as
+// client-go sets populated under the lock it writes under — even for a
+// Delete of an absent key. A write racing the first Replace is then
+// entirely before it (and that Replace is not the initial population) or
+// entirely after it.
+func (s *Set[A]) Produce(ks string, kb []byte, create bool, fn func(shard int, sl *Slot[A]) Effect) {
+	if s.write(ks, kb, create, true, fn) {
+		s.wait.notify()
+	}
+}
+
+// write is Write under the lock, marking the Set populated first if
+// populate; it reports whether it queued an entry.
+func (s *Set[A]) write(ks string, kb []byte, create, populate bool, fn func(shard int, sl *Slot[A]) Effect) (queued bool) {
 	sh := s.shardIndex(ks, kb)
 	x := &s.shards[sh]
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if populate {
+		s.sync.markPopulated()
+	}
 	i, ok := x.t.lookup(ks, kb, create)
 	if !ok {
 		return false

@@ -2,7 +2,6 @@ package inordertest
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,14 +239,7 @@ func (d *inorderDiff) finish() {
 // SeedOps is the pseudo-random operation sequence a seed stands for:
 // Diff(t, newQueue, g, SeedOps(seed)) replays the run a seeded test named
 // by that seed made.
-func SeedOps(seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 0x10d3))
-	b := make([]byte, seedOpsLen)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
+func SeedOps(seed uint64) []byte { return queuesuite.SeedBytes(seed, 0x10d3, seedOpsLen) }
 
 // seedOpsLen is enough bytes for diffSteps operations of up to three
 // choices each.

@@ -25,9 +25,15 @@ const (
 )
 
 // SeedOps returns the operation bytes a seed stands for.
-func SeedOps(seed uint64) []byte {
-	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	b := make([]byte, 3*diffSteps)
+func SeedOps(seed uint64) []byte { return SeedBytes(seed, 0x9e3779b97f4a7c15, 3*diffSteps) }
+
+// SeedBytes is how a seeded differential run expands its seed: n bytes
+// from a PCG generator seeded with seed on stream, the same on every run
+// and platform. Each suite keeps its own stream, so its seeds keep
+// standing for the operations they always did.
+func SeedBytes(seed, stream uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, stream))
+	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}

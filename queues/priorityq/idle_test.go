@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
 
@@ -42,15 +43,7 @@ func TestIdleQueueUsesNoCPU(t *testing.T) {
 			}
 			var workers sync.WaitGroup
 			for range 8 {
-				workers.Go(func() {
-					for {
-						item, shutdown := q.Get()
-						if shutdown {
-							return
-						}
-						q.Done(item)
-					}
-				})
+				workers.Go(func() { suite.Worker[string](q) })
 			}
 			time.Sleep(100 * time.Millisecond) // the workers reach Get
 			// Earlier tests' garbage, and the background scavenger's return

@@ -9,9 +9,9 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"k8s.io/utils/ptr"
-	crmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/queuelab/queuelab/queues/priorityq"
+	"github.com/queuelab/queuelab/queues/priorityq/internal/crseries"
 )
 
 // series returns the workqueue_* series of the queue called name in
@@ -19,43 +19,28 @@ import (
 // the name, and the value (sample count for histograms; "set" for the
 // unfinished-work gauges, whose values are clock readings).
 func series(t *testing.T, name string) []string {
-	families, err := crmetrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, f := range families {
+	crseries.Each(t, name, func(f *dto.MetricFamily, m *dto.Metric, labels []*dto.LabelPair) {
 		if !strings.HasPrefix(f.GetName(), "workqueue_") {
-			continue
+			return
 		}
-		for _, m := range f.GetMetric() {
-			var labels []string
-			mine := false
-			for _, l := range m.GetLabel() {
-				switch {
-				case (l.GetName() == "name" || l.GetName() == "controller") && l.GetValue() == name:
-					mine = true
-				default:
-					labels = append(labels, l.GetName()+"="+l.GetValue())
-				}
-			}
-			if !mine {
-				continue
-			}
-			var v string
-			switch {
-			case f.GetType() == dto.MetricType_HISTOGRAM:
-				v = fmt.Sprint("count=", m.GetHistogram().GetSampleCount())
-			case strings.Contains(f.GetName(), "unfinished") || strings.Contains(f.GetName(), "longest"):
-				v = "set"
-			case m.GetCounter() != nil:
-				v = fmt.Sprint(m.GetCounter().GetValue())
-			default:
-				v = fmt.Sprint(m.GetGauge().GetValue())
-			}
-			out = append(out, fmt.Sprintf("%s{%s} %s", f.GetName(), strings.Join(labels, ","), v))
+		var ls []string
+		for _, l := range labels {
+			ls = append(ls, l.GetName()+"="+l.GetValue())
 		}
-	}
+		var v string
+		switch {
+		case f.GetType() == dto.MetricType_HISTOGRAM:
+			v = fmt.Sprint("count=", m.GetHistogram().GetSampleCount())
+		case strings.Contains(f.GetName(), "unfinished") || strings.Contains(f.GetName(), "longest"):
+			v = "set"
+		case m.GetCounter() != nil:
+			v = fmt.Sprint(m.GetCounter().GetValue())
+		default:
+			v = fmt.Sprint(m.GetGauge().GetValue())
+		}
+		out = append(out, fmt.Sprintf("%s{%s} %s", f.GetName(), strings.Join(ls, ","), v))
+	})
 	slices.Sort(out)
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/workq"
 )
 
@@ -219,15 +220,7 @@ func TestMetricsUnderConcurrency(t *testing.T) {
 				})
 			}
 			for range 4 {
-				workers.Go(func() {
-					for {
-						item, shutdown := q.Get()
-						if shutdown {
-							return
-						}
-						q.Done(item)
-					}
-				})
+				workers.Go(func() { suite.Worker[string](q) })
 			}
 			producers.Wait()
 			q.ShutDownWithDrain()

@@ -5,42 +5,32 @@ import (
 	"slices"
 	"testing"
 
+	dto "github.com/prometheus/client_model/go"
 	"go.uber.org/goleak"
 	"k8s.io/client-go/util/workqueue"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/queuelab/queuelab/queues/priorityq/crmetrics"
+	"github.com/queuelab/queuelab/queues/priorityq/internal/crseries"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // priorityLabels returns the priority labels of name's depth series.
 func priorityLabels(t *testing.T, name string) []string {
-	families, err := ctrlmetrics.Registry.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, f := range families {
+	crseries.Each(t, name, func(f *dto.MetricFamily, _ *dto.Metric, labels []*dto.LabelPair) {
 		if f.GetName() != "workqueue_depth" {
-			continue
+			return
 		}
-		for _, m := range f.GetMetric() {
-			var mine bool
-			var prio string
-			for _, l := range m.GetLabel() {
-				switch l.GetName() {
-				case "name":
-					mine = l.GetValue() == name
-				case "priority":
-					prio = l.GetValue()
-				}
-			}
-			if mine {
-				out = append(out, prio)
+		var prio string
+		for _, l := range labels {
+			if l.GetName() == "priority" {
+				prio = l.GetValue()
 			}
 		}
-	}
+		out = append(out, prio)
+	})
 	slices.Sort(out)
 	return out
 }

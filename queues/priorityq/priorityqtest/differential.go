@@ -3,7 +3,6 @@ package priorityqtest
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -131,15 +130,11 @@ func diff(t *testing.T, newQueue NewQueue, ops []byte) (err error) {
 				trace = append(trace, "Get")
 				refGet, gotGet = startGet(ref), startGet(got)
 			case r < 85:
-				if len(held) == 0 {
+				item, ok := suite.DoneAny(&src, &held, ref, got)
+				if !ok {
 					continue
 				}
-				i := src.Intn(len(held))
-				item := held[i]
-				held = slices.Delete(held, i, i+1)
 				trace = append(trace, "Done "+item)
-				ref.Done(item)
-				got.Done(item)
 			case r < 88:
 				k := key()
 				trace = append(trace, "Forget "+k)

@@ -10,6 +10,7 @@ import (
 
 	"k8s.io/utils/ptr"
 
+	"github.com/queuelab/queuelab/internal/suite"
 	"github.com/queuelab/queuelab/queues/priorityq"
 )
 
@@ -35,6 +36,17 @@ func open(t *testing.T, newQueue NewQueue, o priorityq.Options[string]) queue {
 			q.ShutDown()
 		}
 	})
+	return q
+}
+
+// processing opens a queue with o whose one item, a, a Get has handed out
+// and which is being processed: where the properties about re-adds, Done
+// and draining start.
+func processing(t *testing.T, newQueue NewQueue, o priorityq.Options[string]) queue {
+	t.Helper()
+	q := open(t, newQueue, o)
+	q.Add("a")
+	expectGets(t, q, "a@0")
 	return q
 }
 
@@ -200,9 +212,7 @@ func raisedGoesBehind(t *testing.T, newQueue NewQueue) {
 }
 
 func addWhileProcessing(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, priorityq.Options[string]{})
 	q.AddWithOpts(at(7), "a")
 	expectLen(t, q, 1)
 	p := startGet(q)
@@ -214,9 +224,7 @@ func addWhileProcessing(t *testing.T, newQueue NewQueue) {
 }
 
 func addWhileProcessingKeepsPlace(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, priorityq.Options[string]{})
 	q.Add("a")
 	q.Add("b")
 	expectGets(t, q, "b@0")
@@ -405,9 +413,7 @@ func shutdownWithReadyItems(t *testing.T, newQueue NewQueue) {
 // never comes, blocks no Get after ShutDown, whether the Get was blocked
 // before ShutDown or called after it.
 func shutdownWithItemReAdded(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, priorityq.Options[string]{})
 	q.Add("a")
 	blocked := startGet(q)
 	expectBlocked(t, blocked, "Get while the only item is processing")
@@ -421,18 +427,9 @@ func shutdownWithItemReAdded(t *testing.T, newQueue NewQueue) {
 // shutdownWithDrainDoesNotWait: controller-runtime's ShutDownWithDrain is
 // ShutDown.
 func shutdownWithDrainDoesNotWait(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, priorityq.Options[string]{})
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, priorityq.Options[string]{})
 	q.Add("b")
-	drained := make(chan struct{})
-	go func() { q.ShutDownWithDrain(); close(drained) }()
-	synctest.Wait()
-	select {
-	case <-drained:
-	default:
-		t.Fatal("ShutDownWithDrain waits for the queue to drain without DrainOnShutdown")
-	}
+	suite.MustReturn(t, suite.StartDrain(q), "ShutDownWithDrain without DrainOnShutdown (a processing, b queued)")
 	expectShutdown(t, q, "Get after ShutDownWithDrain")
 	q.Done("a")
 }
@@ -453,9 +450,7 @@ func getAfterShutdown(t *testing.T, newQueue NewQueue) {
 // item added again while processing; that Done makes it ready, and the
 // next Get hands it out.
 func drainSkipsReAddedItems(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, drainOpts)
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, drainOpts)
 	q.Add("a")
 	q.ShutDown()
 	expectShutdown(t, q, "draining Get with only a re-added item processing")
@@ -466,49 +461,23 @@ func drainSkipsReAddedItems(t *testing.T, newQueue NewQueue) {
 }
 
 func drainWaitsForDone(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, drainOpts)
-	q.Add("a")
-	expectGets(t, q, "a@0")
+	q := processing(t, newQueue, drainOpts)
 	q.Add("b")
-	drained := make(chan struct{})
-	go func() { q.ShutDownWithDrain(); close(drained) }()
+	drained := suite.StartDrain(q)
 	synctest.Wait()
 	expectGets(t, q, "b@0")
 	q.Done("b")
-	synctest.Wait()
-	select {
-	case <-drained:
-		t.Fatal("ShutDownWithDrain returned while a was being processed")
-	default:
-	}
+	suite.MustBlock(t, drained, "ShutDownWithDrain while a is processing")
 	q.Done("a")
-	synctest.Wait()
-	select {
-	case <-drained:
-	default:
-		t.Fatal("ShutDownWithDrain still waiting with nothing queued or processing")
-	}
+	suite.MustReturn(t, drained, "ShutDownWithDrain with nothing queued or processing")
 }
 
 func shutdownEndsDrain(t *testing.T, newQueue NewQueue) {
-	q := open(t, newQueue, drainOpts)
-	q.Add("a")
-	expectGets(t, q, "a@0")
-	drained := make(chan struct{})
-	go func() { q.ShutDownWithDrain(); close(drained) }()
-	synctest.Wait()
-	select {
-	case <-drained:
-		t.Fatal("ShutDownWithDrain returned while a was being processed")
-	default:
-	}
+	q := processing(t, newQueue, drainOpts)
+	drained := suite.StartDrain(q)
+	suite.MustBlock(t, drained, "ShutDownWithDrain while a is processing")
 	q.ShutDown()
-	synctest.Wait()
-	select {
-	case <-drained:
-	default:
-		t.Fatal("ShutDown did not end the ShutDownWithDrain wait")
-	}
+	suite.MustReturn(t, drained, "ShutDownWithDrain after ShutDown")
 	q.Done("a")
 }
 

@@ -2,7 +2,6 @@ package workqtest
 
 import (
 	"slices"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -261,7 +260,7 @@ func rlDelegates(t *testing.T, h *rlHarness) {
 	h.mustRequeues(t, "a", 7)
 	h.q.Forget("a")
 	want := []string{"When a", "NumRequeues a", "Forget a"}
-	if got := rec.log(); !slices.Equal(got, want) {
+	if got := rec.calls.Got(); !slices.Equal(got, want) {
 		t.Fatalf("limiter calls = %q, want %q", got, want)
 	}
 }
@@ -279,34 +278,21 @@ func rlNothingAfterShutDown(t *testing.T, h *rlHarness) {
 // recordingLimiter answers with fixed values and records every call, to
 // check that the layer delegates exactly once per operation.
 type recordingLimiter struct {
-	mu       sync.Mutex
-	calls    []string
+	calls    suite.Lines
 	delay    time.Duration
 	requeues int
 }
 
 func newRecordingLimiter() *recordingLimiter { return &recordingLimiter{} }
 
-func (r *recordingLimiter) record(call string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, call)
-}
-
-func (r *recordingLimiter) log() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.calls...)
-}
-
 func (r *recordingLimiter) When(item string) time.Duration {
-	r.record("When " + item)
+	r.calls.Log("When " + item)
 	return r.delay
 }
 
-func (r *recordingLimiter) Forget(item string) { r.record("Forget " + item) }
+func (r *recordingLimiter) Forget(item string) { r.calls.Log("Forget " + item) }
 
 func (r *recordingLimiter) NumRequeues(item string) int {
-	r.record("NumRequeues " + item)
+	r.calls.Log("NumRequeues " + item)
 	return r.requeues
 }

@@ -306,79 +306,53 @@ func wqAddAfterShutDown(t *testing.T, newQueue newStrings) {
 	mustShutdownGet(t, q)
 }
 
-// startDrain runs ShutDownWithDrain in a goroutine and returns a channel
+// drainingWhileProcessing starts ShutDownWithDrain on a fresh queue holding
+// items, one of which (first) a Get has handed out and is processing,
+// checks that it waits, and returns the queue, first and the channel
 // closed when it returns.
-func startDrain(q workqueue.TypedInterface[string]) <-chan struct{} {
-	returned := make(chan struct{})
-	go func() {
-		defer close(returned)
-		q.ShutDownWithDrain()
-	}()
-	return returned
-}
-
-func mustBlock(t *testing.T, ch <-chan struct{}, what string) {
+func drainingWhileProcessing(t *testing.T, newQueue newStrings, items ...string) (q workqueue.TypedInterface[string], first string, returned <-chan struct{}) {
 	t.Helper()
-	synctest.Wait()
-	select {
-	case <-ch:
-		t.Fatalf("%s returned early", what)
-	default:
+	q = fresh(t, newQueue)
+	for _, item := range items {
+		q.Add(item)
 	}
-}
-
-func mustReturn(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	synctest.Wait()
-	select {
-	case <-ch:
-	default:
-		t.Fatalf("%s still blocked", what)
+	first, shutdown := q.Get()
+	if shutdown || !slices.Contains(items, first) {
+		t.Fatalf("Get() = (%q, shutdown=%v), want one of %q", first, shutdown, items)
 	}
-}
-
-// drainingWhileProcessing starts ShutDownWithDrain on a fresh queue while
-// item "a" is processing, checks that it waits, and returns the queue and
-// the channel closed when it returns.
-func drainingWhileProcessing(t *testing.T, newQueue newStrings) (workqueue.TypedInterface[string], <-chan struct{}) {
-	t.Helper()
-	q := fresh(t, newQueue)
-	q.Add("a")
-	mustGet(t, q, "a")
-	returned := startDrain(q)
-	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
-	return q, returned
+	what := "ShutDownWithDrain with an item processing"
+	if len(items) > 1 {
+		what += " and others queued"
+	}
+	returned = suite.StartDrain(q)
+	suite.MustBlock(t, returned, what)
+	return q, first, returned
 }
 
 func wqDrainWaitsForDone(t *testing.T, newQueue newStrings) {
-	q, returned := drainingWhileProcessing(t, newQueue)
+	q, _, returned := drainingWhileProcessing(t, newQueue, "a")
 	if !q.ShuttingDown() {
 		t.Fatal("ShuttingDown() = false during ShutDownWithDrain")
 	}
 	q.Add("b") // ignored: shutting down
 	q.Done("a")
-	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
+	suite.MustReturn(t, returned, "ShutDownWithDrain after the last Done")
 	mustShutdownGet(t, q)
 }
 
 // wqDrainWaitsForQueued is issue 7's property: ShutDownWithDrain also waits
 // for items still queued, which a worker must yet Get and Done.
 func wqDrainWaitsForQueued(t *testing.T, newQueue newStrings) {
-	q := fresh(t, newQueue)
-	q.Add("a")
-	q.Add("b")
-	first, _ := q.Get()
-	returned := startDrain(q)
-	mustBlock(t, returned, "ShutDownWithDrain with items processing and queued")
+	q, first, returned := drainingWhileProcessing(t, newQueue, "a", "b")
 	q.Done(first)
-	mustBlock(t, returned, "ShutDownWithDrain with an item still queued")
+	suite.MustBlock(t, returned, "ShutDownWithDrain with an item still queued")
 	second, shutdown := q.Get()
 	if shutdown {
 		t.Fatal("Get reported shutdown with an item still queued")
 	}
-	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	suite.MustBlock(t, returned, "ShutDownWithDrain with an item processing")
 	q.Done(second)
-	mustReturn(t, returned, "ShutDownWithDrain after the last Done")
+	suite.MustReturn(t, returned, "ShutDownWithDrain after the last Done")
 }
 
 // wqDrainReturnsWhenNothingProcessing pins what client-go's
@@ -392,20 +366,15 @@ func wqDrainWaitsForQueued(t *testing.T, newQueue newStrings) {
 func wqDrainReturnsWhenNothingProcessing(t *testing.T, newQueue newStrings) {
 	q := fresh(t, newQueue)
 	q.Add("a")
-	mustReturn(t, startDrain(q), "ShutDownWithDrain with an item queued and nothing processing")
+	suite.MustReturn(t, suite.StartDrain(q), "ShutDownWithDrain with an item queued and nothing processing")
 	mustLen(t, q, 1)
 	mustGet(t, q, "a")
 	q.Done("a")
 	mustShutdownGet(t, q)
 
-	q = fresh(t, newQueue)
-	q.Add("a")
-	q.Add("b")
-	first, _ := q.Get()
-	returned := startDrain(q)
-	mustBlock(t, returned, "ShutDownWithDrain with an item processing")
+	q, first, returned := drainingWhileProcessing(t, newQueue, "a", "b")
 	q.Done(first)
-	mustReturn(t, returned, "ShutDownWithDrain after the last Done, with an item still queued")
+	suite.MustReturn(t, returned, "ShutDownWithDrain after the last Done, with an item still queued")
 	mustLen(t, q, 1)
 	second, shutdown := q.Get()
 	if shutdown || second == first {
@@ -416,8 +385,8 @@ func wqDrainReturnsWhenNothingProcessing(t *testing.T, newQueue newStrings) {
 }
 
 func wqShutDownEndsDrain(t *testing.T, newQueue newStrings) {
-	q, returned := drainingWhileProcessing(t, newQueue)
+	q, _, returned := drainingWhileProcessing(t, newQueue, "a")
 	q.ShutDown()
-	mustReturn(t, returned, "ShutDownWithDrain after ShutDown")
+	suite.MustReturn(t, returned, "ShutDownWithDrain after ShutDown")
 	q.Done("a")
 }

@@ -115,13 +115,8 @@ func diff(newQueue newStrings, fifo bool, src suite.Ops) error {
 				return fail("Get handed out %q, want %q", gs, ws)
 			}
 		case r < 218: // 20%
-			if len(held) > 0 {
-				i := src.Intn(len(held))
-				k := held[i]
-				held = slices.Delete(held, i, i+1)
+			if k, ok := suite.DoneAny(&src, &held, got, want); ok {
 				trace = append(trace, "Done "+k)
-				got.Done(k)
-				want.Done(k)
 			}
 		case r < 243: // 10%
 			trace = append(trace, "Len")

@@ -54,18 +54,18 @@ var testStores = []struct {
 	{"clientgo", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
 		return cache.NewThreadSafeStore(idx, cache.Indices{}), nil
 	}},
-	{"mutex", libraryStore(stores.NewMutex)},
-	{"sharded", libraryStore(stores.NewSharded)},
-	{"lockfree", libraryStore(stores.NewLockFree)},
-	{"snapshot", libraryStore(stores.NewSnapshot)},
-}
-
-// libraryStore adapts one of the library's store constructors to
-// testStores' signature.
-func libraryStore[S cache.ThreadSafeStore](newStore func(stores.Options) (S, error)) func(cache.Indexers) (cache.ThreadSafeStore, error) {
-	return func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
-		return newStore(stores.Options{Indexers: idx})
-	}
+	{"mutex", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewMutex(stores.Options{Indexers: idx})
+	}},
+	{"sharded", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewSharded(stores.Options{Indexers: idx})
+	}},
+	{"lockfree", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewLockFree(stores.Options{Indexers: idx})
+	}},
+	{"snapshot", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return stores.NewSnapshot(stores.Options{Indexers: idx})
+	}},
 }
 
 // testDeltaFIFOs are the DeltaFIFOs Run is checked over: client-go's and
@@ -75,17 +75,15 @@ var testDeltaFIFOs = []struct {
 	new  func(cache.DeltaFIFOOptions) (cache.Queue, error)
 }{
 	{"clientgo", func(o cache.DeltaFIFOOptions) (cache.Queue, error) { return cache.NewDeltaFIFOWithOptions(o), nil }},
-	{"mutex", libraryDeltaFIFO(deltafifo.NewMutex)},
-	{"sharded", libraryDeltaFIFO(deltafifo.NewSharded)},
-	{"ring", libraryDeltaFIFO(deltafifo.NewRing)},
-}
-
-// libraryDeltaFIFO adapts one of the library's DeltaFIFO constructors to
-// testDeltaFIFOs' signature.
-func libraryDeltaFIFO[Q cache.Queue](newFIFO func(deltafifo.Options) (Q, error)) func(cache.DeltaFIFOOptions) (cache.Queue, error) {
-	return func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
-		return newFIFO(deltafifo.Options{DeltaFIFOOptions: o})
-	}
+	{"mutex", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
+	{"sharded", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewSharded(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
+	{"ring", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return deltafifo.NewRing(deltafifo.Options{DeltaFIFOOptions: o})
+	}},
 }
 
 // newConsumer is a consumer writing to store and notifying h; it fails t

@@ -255,10 +255,7 @@ func (s *Informer) RunWithContext(ctx context.Context) {
 func (s *Informer) process(logger klog.Logger, obj any, initial bool) error {
 	s.block.Lock()
 	defer s.block.Unlock()
-	err := s.apply.Process(obj, initial)
-	s.publishStoreRV()
-	s.collect.flush(s.fan)
-	return s.fail(logger, err)
+	return s.applied(logger, s.apply.Process(obj, initial))
 }
 
 // processBatch is the controller's ProcessBatch: one PopBatch, one
@@ -266,10 +263,7 @@ func (s *Informer) process(logger klog.Logger, obj any, initial bool) error {
 func (s *Informer) processBatch(logger klog.Logger, deltas []cache.Delta, initial bool) error {
 	s.block.Lock()
 	defer s.block.Unlock()
-	err := s.apply.ProcessBatch(deltas, initial)
-	s.publishStoreRV()
-	s.collect.flush(s.fan)
-	return s.fail(logger, err)
+	return s.applied(logger, s.apply.ProcessBatch(deltas, initial))
 }
 
 // publishStoreRV sets the store resource version metric to the version
@@ -285,9 +279,13 @@ func (s *Informer) publishStoreRV() {
 	}
 }
 
-// fail reports err, which client-go's controller would drop silently: the
+// applied ends a pop the store has taken, under block: it publishes the
+// store's resource version, hands the pop's notifications to the handlers
+// and reports err, which client-go's controller would drop silently: the
 // store and the handlers then miss a change until the next relist.
-func (s *Informer) fail(logger klog.Logger, err error) error {
+func (s *Informer) applied(logger klog.Logger, err error) error {
+	s.publishStoreRV()
+	s.collect.flush(s.fan)
 	if err != nil {
 		utilruntime.HandleErrorWithLogger(logger, err, "Informer could not apply a change to its store", "objectType", fmt.Sprintf("%T", s.example))
 	}

@@ -508,9 +508,7 @@ func (s *LockFree) LastStoreSyncResourceVersion() string {
 
 // Transaction applies txns; see TransactionChecked.
 func (s *LockFree) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
-	if err := s.TransactionChecked(txns...); err != nil {
-		s.opts.report(err)
-	}
+	s.opts.reportTxn(s.TransactionChecked(txns...))
 }
 
 // TransactionChecked implements Store: txns are applied in order in one

@@ -223,9 +223,7 @@ func (m *Mutex) LastStoreSyncResourceVersion() string {
 
 // Transaction applies txns under one write lock; see TransactionChecked.
 func (m *Mutex) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
-	if err := m.TransactionChecked(txns...); err != nil {
-		m.opts.report(err)
-	}
+	m.opts.reportTxn(m.TransactionChecked(txns...))
 }
 
 // TransactionChecked implements Store: txns are applied in order under one

@@ -63,10 +63,19 @@ func (o Options) check(constructor string, sharded bool) (int, options, error) {
 	return n, kept, nil
 }
 
-// report hands a write's error (an IndexFunc failure, a failed
-// transaction) to the error handler; nil reports nothing.
+// report hands a write's error (an IndexFunc failure, a failed Replace) to
+// the error handler; nil reports nothing.
 func (o *options) report(err error) {
 	if err != nil {
 		o.onError(err)
+	}
+}
+
+// reportTxn is report for what TransactionChecked returns: a nil
+// *cache.TransactionError must report nothing, and as an error it would
+// not be nil.
+func (o *options) reportTxn(terr *cache.TransactionError) {
+	if terr != nil {
+		o.onError(terr)
 	}
 }

@@ -401,9 +401,7 @@ func (s *Sharded) LastStoreSyncResourceVersion() string {
 
 // Transaction applies txns; see TransactionChecked.
 func (s *Sharded) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
-	if err := s.TransactionChecked(txns...); err != nil {
-		s.opts.report(err)
-	}
+	s.opts.reportTxn(s.TransactionChecked(txns...))
 }
 
 // TransactionChecked implements Store: every shard the transactions touch is

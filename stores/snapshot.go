@@ -562,9 +562,7 @@ func (s *Snapshot) LastStoreSyncResourceVersion() string {
 
 // Transaction applies txns as one version; see TransactionChecked.
 func (s *Snapshot) Transaction(txns ...cache.ThreadSafeStoreTransaction) {
-	if err := s.TransactionChecked(txns...); err != nil {
-		s.opts.report(err)
-	}
+	s.opts.reportTxn(s.TransactionChecked(txns...))
 }
 
 // TransactionChecked implements Store: txns are applied in order to one

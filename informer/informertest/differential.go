@@ -77,11 +77,7 @@ func Diff(t *testing.T, newInformer NewInformer, g Guarantees, ops []byte) {
 			t.Fatalf("%s\nhistory:\n  %s", fmt.Sprintf(format, args...), strings.Join(trace, "\n  "))
 		}
 		for i, inf := range infs {
-			got := make(map[string]int)
-			for _, obj := range inf.GetStore().List() {
-				p := obj.(*corev1.Pod)
-				got[key(p)] = rv(p)
-			}
+			got := storedRVs(inf)
 			if !maps.Equal(got, want) {
 				fail("%s store %v, source %v", names[i], got, want)
 			}

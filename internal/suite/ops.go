@@ -1,5 +1,10 @@
 package suite
 
+import (
+	"encoding/binary"
+	"math/rand/v2"
+)
+
 // Ops decodes a differential check's choices from operation bytes (a fuzz
 // target's input or a seed's expansion), so every suite's generator reads
 // its bytes the same way and any byte string is a valid program; once they
@@ -20,4 +25,15 @@ func (s *Ops) Intn(n int) int {
 	v := int(s.b[0]) % n
 	s.b = s.b[1:]
 	return v
+}
+
+// SeedOps expands seed into n operation bytes, the same on every run and
+// platform, so a seeded differential run and its replay (from the seed in
+// a subtest's name, or a committed op file) decode the same program.
+func SeedOps(seed uint64, n int) []byte {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	ops := make([]byte, n)
+	_, _ = rand.NewChaCha8(key).Read(ops) // never fails
+	return ops
 }

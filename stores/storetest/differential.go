@@ -1,10 +1,8 @@
 package storetest
 
 import (
-	"encoding/binary"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -51,11 +49,7 @@ const seedOpsLen = 2048
 // SeedOps returns the pseudo-random operations seed stands for, for Diff:
 // a seeded run and its replay from a committed file decode the same bytes.
 func SeedOps(seed uint64) []byte {
-	var key [32]byte
-	binary.LittleEndian.PutUint64(key[:], seed)
-	ops := make([]byte, seedOpsLen)
-	_, _ = rand.NewChaCha8(key).Read(ops) // never fails
-	return ops
+	return suite.SeedOps(seed, seedOpsLen)
 }
 
 type differential struct {

@@ -14,12 +14,14 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/textlogger"
 	"k8s.io/utils/clock"
+
+	"github.com/queuelab/queuelab/internal/suite"
 )
 
-// panicky records the objects it is handed and panics on those in panicOn.
+// panicky records the objects it is handed (strings, in these tests) and
+// panics on those in panicOn.
 type panicky struct {
-	mu      sync.Mutex
-	got     []any
+	suite.Lines
 	panicOn map[any]bool
 }
 
@@ -30,15 +32,7 @@ func (h *panicky) note(obj any) {
 	if h.panicOn[obj] {
 		panic(fmt.Sprintf("panicky: %v", obj)) // the location the log must name
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.got = append(h.got, obj)
-}
-
-func (h *panicky) Got() []any {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]any(nil), h.got...)
+	h.Log(obj.(string))
 }
 
 // logBuffer is a klog.Logger's output, safe to read while it is written.
@@ -104,15 +98,15 @@ func TestCrashWithoutReallyCrash(t *testing.T) {
 		f.Synced()
 		f.Push(updates("a", "b", "c"))
 		synctest.Wait()
-		assert.Equal(t, []any{"i", "a", "b", "c"}, good.Got(), "the other registration is not held up")
+		assert.Equal(t, []string{"i", "a", "b", "c"}, good.Got(), "the other registration is not held up")
 		assert.True(t, goodReg.HasSynced())
 		assert.Empty(t, bad.Got(), "paused a second after the panic on the initial add")
 		time.Sleep(crashPause)
 		synctest.Wait()
-		assert.Equal(t, []any{"a"}, bad.Got(), "paused again after the panic on b")
+		assert.Equal(t, []string{"a"}, bad.Got(), "paused again after the panic on b")
 		time.Sleep(crashPause)
 		synctest.Wait()
-		assert.Equal(t, []any{"a", "c"}, bad.Got())
+		assert.Equal(t, []string{"a", "c"}, bad.Got())
 		assert.False(t, badReg.HasSynced(), "an initial add that panicked is never delivered (client-go)")
 		assertPanicLogged(t, log.String(), "i")
 		assertPanicLogged(t, log.String(), "b")
@@ -128,7 +122,7 @@ func TestCrashWithoutReallyCrash(t *testing.T) {
 			t.Error("a registration removed during its pause is still running")
 		}
 		f.Stop()
-		assert.Equal(t, []any{"a", "c"}, bad.Got(), "nothing delivered after removal")
+		assert.Equal(t, []string{"a", "c"}, bad.Got(), "nothing delivered after removal")
 	})
 }
 
@@ -148,7 +142,7 @@ func TestSkipRecoversWhateverReallyCrash(t *testing.T) {
 		f.Synced()
 		f.Push(updates("a", "b", "c"))
 		synctest.Wait()
-		assert.Equal(t, []any{"j", "a", "c"}, bad.Got(), "no pause after a panic")
+		assert.Equal(t, []string{"j", "a", "c"}, bad.Got(), "no pause after a panic")
 		assert.True(t, reg.HasSynced(), "an initial add that panicked counts as delivered")
 		assertPanicLogged(t, log.String(), "i")
 		assertPanicLogged(t, log.String(), "b")

@@ -1,9 +1,7 @@
 package workqtest
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -37,11 +35,7 @@ func diffSeeded(t *testing.T, newQueue newStrings, g Guarantees) {
 // differential property checks for that seed, and what
 // Diff(t, newQueue, g, SeedOps(seed)) replays when it names the seed.
 func SeedOps(seed uint64) []byte {
-	var key [32]byte
-	binary.LittleEndian.PutUint64(key[:], seed)
-	ops := make([]byte, seedOpsLen)
-	_, _ = rand.NewChaCha8(key).Read(ops) // never fails
-	return ops
+	return suite.SeedOps(seed, seedOpsLen)
 }
 
 // Diff applies the operations encoded in ops, single-threaded, to a queue

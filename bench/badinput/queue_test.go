@@ -13,13 +13,22 @@ import (
 
 	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/deltafifo/deltafifotest"
 	"github.com/queuelab/queuelab/queues/fifo"
+	"github.com/queuelab/queuelab/queues/fifo/fifotest"
 	"github.com/queuelab/queuelab/queues/inorder"
 )
 
 // newQueue builds an empty FIFO-like queue (FIFO, DeltaFIFO, in-order FIFO)
 // keyed by keyFunc.
 type newQueue func(keyFunc cache.KeyFunc) cache.Queue
+
+// fifoEntry and deltaFIFOEntry are entries of the lab registry's FIFOs and
+// DeltaFIFOs.
+type (
+	fifoEntry      = registry.Entry[func(keyFunc cache.KeyFunc) cache.Queue, fifotest.Guarantees]
+	deltaFIFOEntry = registry.Entry[func(opts cache.DeltaFIFOOptions) cache.Queue, deltafifotest.Guarantees]
+)
 
 // queueImpl is one implementation of a FIFO-like family.
 type queueImpl struct {
@@ -262,12 +271,9 @@ var fifoLayouts = map[string]func(int) error{
 }
 
 func fifoImpls() []impl[queueImpl] {
-	var out []impl[queueImpl]
-	for _, e := range registry.FIFOs() {
-		qi := layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts)
-		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, qi})
-	}
-	return out
+	return implsOf(registry.FIFOs(), registry.Baseline, func(e fifoEntry) (queueImpl, bool) {
+		return layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts), true
+	})
 }
 
 const (
@@ -295,18 +301,15 @@ var deltaFIFOLayouts = map[string]func(int) error{
 	"ring":    func(n int) error { return errOf(deltafifo.NewRing(deltafifo.Options{Shards: n})) },
 }
 
+// deltaFIFOImpls leaves out client-go's RealFIFO, a peer in the registry:
+// the in-order tables cover it.
 func deltaFIFOImpls() []impl[queueImpl] {
-	var out []impl[queueImpl]
-	for _, e := range registry.DeltaFIFOs() {
-		if e.Guarantees.Peer {
-			continue // client-go's RealFIFO: the in-order tables cover it
-		}
+	return implsOf(registry.DeltaFIFOs(), registry.Baseline, func(e deltaFIFOEntry) (queueImpl, bool) {
 		qi := queueImpl{new: func(keyFunc cache.KeyFunc) cache.Queue {
 			return e.New(cache.DeltaFIFOOptions{KeyFunction: keyFunc})
 		}}
-		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, layoutImpl(e.Name, qi, deltaFIFOLayouts)})
-	}
-	return out
+		return layoutImpl(e.Name, qi, deltaFIFOLayouts), !e.Guarantees.Peer
+	})
 }
 
 const (

@@ -264,11 +264,18 @@ func layoutImpl(name string, qi queueImpl, ctors map[string]func(shards int) err
 // errOf is a constructor's error.
 func errOf[Q any](_ Q, err error) error { return err }
 
-var fifoLayouts = map[string]func(int) error{
-	"mutex":   func(n int) error { return errOf(fifo.NewMutex(fifo.Options{Shards: n})) },
-	"sharded": func(n int) error { return errOf(fifo.NewSharded(fifo.Options{Shards: n})) },
-	"ring":    func(n int) error { return errOf(fifo.NewRing(fifo.Options{Shards: n})) },
+// layouts builds each layout variant of a FIFO-like family (mutex, sharded,
+// ring) with a shard count, for layoutImpl: opts is the family's Options
+// with that count.
+func layouts[O, M, S, R any](opts func(shards int) O, mutex func(O) (M, error), sharded func(O) (S, error), ring func(O) (R, error)) map[string]func(int) error {
+	return map[string]func(int) error{
+		"mutex":   func(n int) error { return errOf(mutex(opts(n))) },
+		"sharded": func(n int) error { return errOf(sharded(opts(n))) },
+		"ring":    func(n int) error { return errOf(ring(opts(n))) },
+	}
 }
+
+var fifoLayouts = layouts(func(n int) fifo.Options { return fifo.Options{Shards: n} }, fifo.NewMutex, fifo.NewSharded, fifo.NewRing)
 
 func fifoImpls() []impl[queueImpl] {
 	return implsOf(registry.FIFOs(), registry.Baseline, func(e fifoEntry) (queueImpl, bool) {
@@ -295,11 +302,7 @@ func fifoFamily() family {
 
 func TestFIFOBadInput(t *testing.T) { runCases(t, fifoCases, fifoImpls()) }
 
-var deltaFIFOLayouts = map[string]func(int) error{
-	"mutex":   func(n int) error { return errOf(deltafifo.NewMutex(deltafifo.Options{Shards: n})) },
-	"sharded": func(n int) error { return errOf(deltafifo.NewSharded(deltafifo.Options{Shards: n})) },
-	"ring":    func(n int) error { return errOf(deltafifo.NewRing(deltafifo.Options{Shards: n})) },
-}
+var deltaFIFOLayouts = layouts(func(n int) deltafifo.Options { return deltafifo.Options{Shards: n} }, deltafifo.NewMutex, deltafifo.NewSharded, deltafifo.NewRing)
 
 // deltaFIFOImpls leaves out client-go's RealFIFO, a peer in the registry:
 // the in-order tables cover it.

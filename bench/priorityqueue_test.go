@@ -20,14 +20,6 @@ import (
 // pqEntry is one of the lab's priority queues.
 type pqEntry = registry.Entry[func(priorityq.Options[string]) (priorityq.PriorityQueue[string], error), priorityqtest.Guarantees]
 
-// eachPriorityQueue runs run as a sub-benchmark of name for every lab
-// priority queue, controller-runtime's first.
-func eachPriorityQueue(b *testing.B, name string, run func(*testing.B, pqEntry)) {
-	for _, e := range registry.PriorityQueues[string]() {
-		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
-	}
-}
-
 // Priorities as controller-runtime assigns them: its handlers add the
 // objects of an informer's initial list at LowPriority (-100) and later
 // events at the default 0; a reconciler may ask for more.
@@ -69,25 +61,21 @@ func newPriorityQueue(b *testing.B, e pqEntry, c queueConfig) priorityq.Priority
 // trip and the pipelines also run in the configuration controller-runtime
 // controllers run (queueConfig): metrics on, items parked behind AddAfter.
 func BenchmarkPriorityQueue(b *testing.B) {
-	const keys = 1024
-	for _, c := range everyConfig {
-		eachPriorityQueue(b, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e pqEntry) {
-			benchAddGetDone(b, newPriorityQueue(b, e, c), workKeys(keys))
-		})
-	}
+	pqs := registry.PriorityQueues[string]()
+	benchRoundTrips(b, pqs, newPriorityQueue)
 	const many = 100_000
 	ks := workKeys(many)
 	for _, workers := range []int{8, 64} {
 		for _, c := range everyConfig {
-			eachPriorityQueue(b, fmt.Sprintf("op=pipeline/workers=%d/keys=%d/%s", workers, many, c), func(b *testing.B, e pqEntry) {
+			eachImpl(b, pqs, fmt.Sprintf("op=pipeline/workers=%d/keys=%d/%s", workers, many, c), func(b *testing.B, e pqEntry) {
 				benchPipeline(b, newPriorityQueue(b, e, c), ks, workers, workers, nil)
 			})
 		}
 	}
-	eachPriorityQueue(b, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
+	eachImpl(b, pqs, fmt.Sprintf("op=mixed-priority/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
 		benchMixedPriority(b, newPriorityQueue(b, e, plain), ks, 8)
 	})
-	eachPriorityQueue(b, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
+	eachImpl(b, pqs, fmt.Sprintf("op=initial-list-flood/workers=8/keys=%d/%s", many, plain), func(b *testing.B, e pqEntry) {
 		benchInitialListFlood(b, e, ks, 8)
 	})
 }

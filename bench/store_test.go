@@ -2,7 +2,6 @@ package bench
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/bench/internal/retained"
 	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/internal/testobj"
 )
@@ -210,19 +210,7 @@ func benchMemory(b *testing.B, p *storePopulation) {
 	for _, e := range registry.Stores() {
 		b.Run("impl="+e.Name, func(b *testing.B) {
 			b.ReportAllocs()
-			var retained float64
-			var ms runtime.MemStats
-			for b.Loop() {
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				before := ms.HeapAlloc
-				st := build(e.New, p)
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				retained += float64(ms.HeapAlloc) - float64(before)
-				runtime.KeepAlive(st)
-			}
-			b.ReportMetric(retained/float64(b.N)/float64(len(p.keys)), "B/obj")
+			retained.PerObject(b, len(p.keys), func() any { return build(e.New, p) })
 		})
 	}
 }

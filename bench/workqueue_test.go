@@ -20,14 +20,6 @@ import (
 // workQueueEntry is one of the lab's work queues.
 type workQueueEntry = labregistry.Entry[func() workqueue.TypedInterface[string], workqtest.Guarantees]
 
-// eachWorkQueue runs run as a sub-benchmark of name for every lab work
-// queue, client-go's first.
-func eachWorkQueue(b *testing.B, name string, run func(*testing.B, workQueueEntry)) {
-	for _, e := range labregistry.WorkQueues[string]() {
-		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
-	}
-}
-
 // workKeys returns n distinct "namespace/name" keys, the shape controllers
 // put in their queues; keyIndex recovers i from the i-th.
 func workKeys(n int) []string {
@@ -55,13 +47,10 @@ func keyIndex(key string) int {
 // client-go controllers run (queueConfig): metrics on, items parked behind
 // AddAfter.
 func BenchmarkWorkQueue(b *testing.B) {
+	wqs := labregistry.WorkQueues[string]()
+	benchRoundTrips(b, wqs, newWorkQueue)
 	const keys = 1024
-	for _, c := range everyConfig {
-		eachWorkQueue(b, fmt.Sprintf("op=add-get-done/keys=%d/%s", keys, c), func(b *testing.B, e workQueueEntry) {
-			benchAddGetDone(b, newWorkQueue(b, e, c), workKeys(keys))
-		})
-	}
-	eachWorkQueue(b, fmt.Sprintf("op=add-dup/keys=%d/%s", keys, plain), func(b *testing.B, e workQueueEntry) {
+	eachImpl(b, wqs, fmt.Sprintf("op=add-dup/keys=%d/%s", keys, plain), func(b *testing.B, e workQueueEntry) {
 		benchAddDup(b, newWorkQueue(b, e, plain), workKeys(keys))
 	})
 	for _, workers := range []int{2, 8, 64} {
@@ -73,7 +62,7 @@ func BenchmarkWorkQueue(b *testing.B) {
 			ks := workKeys(k)
 			for _, c := range configs {
 				name := fmt.Sprintf("op=pipeline/producers=%d/consumers=%d/keys=%d/%s", workers, workers, k, c)
-				eachWorkQueue(b, name, func(b *testing.B, e workQueueEntry) {
+				eachImpl(b, wqs, name, func(b *testing.B, e workQueueEntry) {
 					benchPipeline(b, newWorkQueue(b, e, c), ks, workers, workers, nil)
 				})
 			}
@@ -299,6 +288,20 @@ func (m *promMetrics) NewRetriesMetric(name string) workqueue.CounterMetric {
 func eachImpl[N, G any](b *testing.B, impls labregistry.List[N, G], name string, run func(*testing.B, labregistry.Entry[N, G])) {
 	for _, e := range impls {
 		b.Run(name+"/impl="+e.Name, func(b *testing.B) { run(b, e) })
+	}
+}
+
+// roundTripKeys is how many keys benchRoundTrips cycles through.
+const roundTripKeys = 1024
+
+// benchRoundTrips runs benchAddGetDone on every queue of impls, built by
+// newQ, in every configuration: the single-worker round trip both queue
+// families report, under one name scheme.
+func benchRoundTrips[N, G any, Q workqueue.TypedInterface[string]](b *testing.B, impls labregistry.List[N, G], newQ func(*testing.B, labregistry.Entry[N, G], queueConfig) Q) {
+	for _, c := range everyConfig {
+		eachImpl(b, impls, fmt.Sprintf("op=add-get-done/keys=%d/%s", roundTripKeys, c), func(b *testing.B, e labregistry.Entry[N, G]) {
+			benchAddGetDone(b, newQ(b, e, c), workKeys(roundTripKeys))
+		})
 	}
 }
 

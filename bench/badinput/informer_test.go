@@ -19,15 +19,8 @@ type newInformerFunc = func(cache.ListerWatcher, runtime.Object, cache.SharedInd
 // informerEntry is one entry of the lab registry's Informers.
 type informerEntry = registry.Entry[newInformerFunc, informertest.Guarantees]
 
-// informerImpls is entries over the lab registry's Informers (entries
-// takes the older registry's List).
-func informerImpls() []impl[informerEntry] {
-	var out []impl[informerEntry]
-	for _, e := range registry.Informers() {
-		out = append(out, impl[informerEntry]{e.Name, e.Name == registry.Baseline, e})
-	}
-	return out
-}
+// informerImpls is the lab registry's Informers, client-go's first.
+func informerImpls() []impl[informerEntry] { return entries(registry.Informers(), registry.Baseline) }
 
 func appIndex(obj any) ([]string, error) {
 	m, err := metaOf(obj)

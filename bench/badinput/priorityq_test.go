@@ -19,11 +19,7 @@ type pqEntry = registry.Entry[func(priorityq.Options[string]) (priorityq.Priorit
 // priorityqImpls is the lab's priority-queue registry, controller-runtime's
 // first.
 func priorityqImpls() []impl[pqEntry] {
-	var out []impl[pqEntry]
-	for _, e := range registry.PriorityQueues[string]() {
-		out = append(out, impl[pqEntry]{e.Name, e.Name == registry.PriorityBaseline, e})
-	}
-	return out
+	return entries(registry.PriorityQueues[string](), registry.PriorityBaseline)
 }
 
 func newPQ(e pqEntry) priorityq.PriorityQueue[string] {
@@ -41,20 +37,20 @@ func shutDownOnce(q priorityq.PriorityQueue[string]) {
 	}
 }
 
+// onPQ is a probe of a fresh priority queue, shut down after it.
+func onPQ(probe func(q priorityq.PriorityQueue[string]) string) func(*testing.T, pqEntry) string {
+	return fresh(newPQ, shutDownOnce, probe)
+}
+
 var priorityqCases = []badCase[pqEntry]{
 	{
 		name:     "Done and Forget of an unknown item",
 		upstream: "ignored (NumRequeues 0, the queue works on)",
-		probe: func(t *testing.T, e pqEntry) string {
-			q := newPQ(e)
-			defer shutDownOnce(q)
+		probe: onPQ(func(q priorityq.PriorityQueue[string]) string {
 			q.Done("unknown")
 			q.Forget("unknown")
-			if got, ok := worksOn(q, "a"); !ok {
-				return "Get then hands out " + got
-			}
-			return fmt.Sprintf("ignored (NumRequeues %d, the queue works on)", q.NumRequeues("unknown"))
-		},
+			return worksOn(q, "a", fmt.Sprintf("ignored (NumRequeues %d, the queue works on)", q.NumRequeues("unknown")))
+		}),
 	},
 	{
 		name:     "every method after ShutDown",
@@ -105,27 +101,19 @@ var priorityqCases = []badCase[pqEntry]{
 	{
 		name:     "negative or zero delay (AddAfter, AddOpts.After)",
 		upstream: "ready at once (Len 2)",
-		probe: func(t *testing.T, e pqEntry) string {
-			q := newPQ(e)
-			defer shutDownOnce(q)
+		probe: onPQ(func(q priorityq.PriorityQueue[string]) string {
 			q.AddAfter("neg", -time.Hour)
 			q.AddWithOpts(priorityq.AddOpts{After: 0}, "zero")
 			return fmt.Sprintf("ready at once (Len %d)", q.Len())
-		},
+		}),
 	},
 	{
 		name:     "huge delay (AddAfter math.MaxInt64)",
 		upstream: "waits (Len 0; an item added later is handed out)",
-		probe: func(t *testing.T, e pqEntry) string {
-			q := newPQ(e)
-			defer shutDownOnce(q)
+		probe: onPQ(func(q priorityq.PriorityQueue[string]) string {
 			q.AddAfter("huge", math.MaxInt64)
-			n := q.Len()
-			if got, ok := worksOn(q, "now"); !ok {
-				return "ready at once: Get hands out " + got
-			}
-			return fmt.Sprintf("waits (Len %d; an item added later is handed out)", n)
-		},
+			return worksOn(q, "now", fmt.Sprintf("waits (Len %d; an item added later is handed out)", q.Len()))
+		}),
 	},
 	{
 		name:     "out-of-range options (Shards)",

@@ -13,13 +13,22 @@ import (
 
 	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/queues/deltafifo"
+	"github.com/queuelab/queuelab/queues/deltafifo/deltafifotest"
 	"github.com/queuelab/queuelab/queues/fifo"
+	"github.com/queuelab/queuelab/queues/fifo/fifotest"
 	"github.com/queuelab/queuelab/queues/inorder"
 )
 
 // newQueue builds an empty FIFO-like queue (FIFO, DeltaFIFO, in-order FIFO)
 // keyed by keyFunc.
 type newQueue func(keyFunc cache.KeyFunc) cache.Queue
+
+// fifoEntry and deltaFIFOEntry are entries of the lab registry's FIFOs and
+// DeltaFIFOs.
+type (
+	fifoEntry      = registry.Entry[func(keyFunc cache.KeyFunc) cache.Queue, fifotest.Guarantees]
+	deltaFIFOEntry = registry.Entry[func(opts cache.DeltaFIFOOptions) cache.Queue, deltafifotest.Guarantees]
+)
 
 // queueImpl is one implementation of a FIFO-like family.
 type queueImpl struct {
@@ -255,19 +264,23 @@ func layoutImpl(name string, qi queueImpl, ctors map[string]func(shards int) err
 // errOf is a constructor's error.
 func errOf[Q any](_ Q, err error) error { return err }
 
-var fifoLayouts = map[string]func(int) error{
-	"mutex":   func(n int) error { return errOf(fifo.NewMutex(fifo.Options{Shards: n})) },
-	"sharded": func(n int) error { return errOf(fifo.NewSharded(fifo.Options{Shards: n})) },
-	"ring":    func(n int) error { return errOf(fifo.NewRing(fifo.Options{Shards: n})) },
+// layouts builds each layout variant of a FIFO-like family (mutex, sharded,
+// ring) with a shard count, for layoutImpl: opts is the family's Options
+// with that count.
+func layouts[O, M, S, R any](opts func(shards int) O, mutex func(O) (M, error), sharded func(O) (S, error), ring func(O) (R, error)) map[string]func(int) error {
+	return map[string]func(int) error{
+		"mutex":   func(n int) error { return errOf(mutex(opts(n))) },
+		"sharded": func(n int) error { return errOf(sharded(opts(n))) },
+		"ring":    func(n int) error { return errOf(ring(opts(n))) },
+	}
 }
 
+var fifoLayouts = layouts(func(n int) fifo.Options { return fifo.Options{Shards: n} }, fifo.NewMutex, fifo.NewSharded, fifo.NewRing)
+
 func fifoImpls() []impl[queueImpl] {
-	var out []impl[queueImpl]
-	for _, e := range registry.FIFOs() {
-		qi := layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts)
-		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, qi})
-	}
-	return out
+	return implsOf(registry.FIFOs(), registry.Baseline, func(e fifoEntry) (queueImpl, bool) {
+		return layoutImpl(e.Name, queueImpl{new: newQueue(e.New)}, fifoLayouts), true
+	})
 }
 
 const (
@@ -289,24 +302,17 @@ func fifoFamily() family {
 
 func TestFIFOBadInput(t *testing.T) { runCases(t, fifoCases, fifoImpls()) }
 
-var deltaFIFOLayouts = map[string]func(int) error{
-	"mutex":   func(n int) error { return errOf(deltafifo.NewMutex(deltafifo.Options{Shards: n})) },
-	"sharded": func(n int) error { return errOf(deltafifo.NewSharded(deltafifo.Options{Shards: n})) },
-	"ring":    func(n int) error { return errOf(deltafifo.NewRing(deltafifo.Options{Shards: n})) },
-}
+var deltaFIFOLayouts = layouts(func(n int) deltafifo.Options { return deltafifo.Options{Shards: n} }, deltafifo.NewMutex, deltafifo.NewSharded, deltafifo.NewRing)
 
+// deltaFIFOImpls leaves out client-go's RealFIFO, a peer in the registry:
+// the in-order tables cover it.
 func deltaFIFOImpls() []impl[queueImpl] {
-	var out []impl[queueImpl]
-	for _, e := range registry.DeltaFIFOs() {
-		if e.Guarantees.Peer {
-			continue // client-go's RealFIFO: the in-order tables cover it
-		}
+	return implsOf(registry.DeltaFIFOs(), registry.Baseline, func(e deltaFIFOEntry) (queueImpl, bool) {
 		qi := queueImpl{new: func(keyFunc cache.KeyFunc) cache.Queue {
 			return e.New(cache.DeltaFIFOOptions{KeyFunction: keyFunc})
 		}}
-		out = append(out, impl[queueImpl]{e.Name, e.Name == registry.Baseline, layoutImpl(e.Name, qi, deltaFIFOLayouts)})
-	}
-	return out
+		return layoutImpl(e.Name, qi, deltaFIFOLayouts), !e.Guarantees.Peer
+	})
 }
 
 const (

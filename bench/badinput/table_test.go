@@ -43,12 +43,14 @@ type addGetter interface {
 }
 
 // worksOn adds item to q and takes the next one: a queue a bad call left
-// working hands item straight back. Otherwise it returns false and what Get
-// handed out instead, for the probe to describe.
-func worksOn(q addGetter, item string) (got string, ok bool) {
+// working hands item straight back, and worksOn returns then, the probe's
+// finding. Otherwise it says what Get handed out instead.
+func worksOn(q addGetter, item, then string) string {
 	q.Add(item)
-	got, _ = q.Get()
-	return got, got == item
+	if got, _ := q.Get(); got != item {
+		return "Get then hands out " + got
+	}
+	return then
 }
 
 // impl is one implementation a family's table runs on.
@@ -61,11 +63,30 @@ type impl[E any] struct {
 // entries lists a registry as implementations, upstream (named baseline)
 // first.
 func entries[N, G any](list registry.List[N, G], baseline string) []impl[registry.Entry[N, G]] {
-	var out []impl[registry.Entry[N, G]]
+	return implsOf(list, baseline, func(e registry.Entry[N, G]) (registry.Entry[N, G], bool) { return e, true })
+}
+
+// implsOf lists a registry as implementations, upstream (named baseline)
+// first, each the value as makes of its entry; as leaves an entry out by
+// returning false.
+func implsOf[N, G, E any](list registry.List[N, G], baseline string, as func(registry.Entry[N, G]) (E, bool)) []impl[E] {
+	var out []impl[E]
 	for _, e := range list {
-		out = append(out, impl[registry.Entry[N, G]]{e.Name, e.Name == baseline, e})
+		if x, ok := as(e); ok {
+			out = append(out, impl[E]{e.Name, e.Name == baseline, x})
+		}
 	}
 	return out
+}
+
+// fresh is a probe of a queue open makes for an implementation, shut down
+// by shut after it.
+func fresh[E, Q any](open func(E) Q, shut func(Q), probe func(Q) string) func(*testing.T, E) string {
+	return func(_ *testing.T, e E) string {
+		q := open(e)
+		defer shut(q)
+		return probe(q)
+	}
 }
 
 // family is one family's table as the document shows it.

@@ -21,11 +21,12 @@ type workqEntry = registry.Entry[func() workqueue.TypedInterface[string], workqt
 
 // workqImpls is the lab's work-queue registry, client-go's first.
 func workqImpls() []impl[workqEntry] {
-	var out []impl[workqEntry]
-	for _, e := range registry.WorkQueues[string]() {
-		out = append(out, impl[workqEntry]{e.Name, e.Name == registry.Baseline, e})
-	}
-	return out
+	return entries(registry.WorkQueues[string](), registry.Baseline)
+}
+
+// onWorkQueue is a probe of a fresh work queue, shut down after it.
+func onWorkQueue(probe func(q workqueue.TypedInterface[string]) string) func(*testing.T, workqEntry) string {
+	return fresh(func(e workqEntry) workqueue.TypedInterface[string] { return e.New() }, workqueue.TypedInterface[string].ShutDown, probe)
 }
 
 // badWorkqOptions builds each variant with options out of range; upstream's
@@ -104,32 +105,24 @@ var workqCases = []badCase[workqEntry]{
 	{
 		name:     "Done of an unknown item",
 		upstream: "ignored (Len 0, the queue works on)",
-		probe: func(t *testing.T, e workqEntry) string {
-			q := e.New()
-			defer q.ShutDown()
+		probe: onWorkQueue(func(q workqueue.TypedInterface[string]) string {
 			q.Done("unknown")
-			n := q.Len()
-			if got, ok := worksOn(q, "a"); !ok {
-				return "Get then hands out " + got
-			}
-			return fmt.Sprintf("ignored (Len %d, the queue works on)", n)
-		},
+			return worksOn(q, "a", fmt.Sprintf("ignored (Len %d, the queue works on)", q.Len()))
+		}),
 	},
 	{
 		name:     "Done of an item queued but not handed out",
 		upstream: "queues it a second time (Len 2: two Gets hand it out, so two workers may process it at once)",
 		variants: "ignored (Len 1: handed out once)",
 		note:     "client-go's Done re-queues any dirty item, so a stray Done breaks its own rule that one item is never processed twice at once; the variants ignore a Done for an item not being processed",
-		probe: func(t *testing.T, e workqEntry) string {
-			q := e.New()
-			defer q.ShutDown()
+		probe: onWorkQueue(func(q workqueue.TypedInterface[string]) string {
 			q.Add("a")
 			q.Done("a")
 			if n := q.Len(); n != 1 {
 				return fmt.Sprintf("queues it a second time (Len %d: two Gets hand it out, so two workers may process it at once)", n)
 			}
 			return "ignored (Len 1: handed out once)"
-		},
+		}),
 	},
 	{
 		name:     "every method after ShutDown",
@@ -194,11 +187,7 @@ func newDelaying(nl newLayer) delayingQueue {
 
 // onDelaying is a probe of a fresh delaying queue, shut down after it.
 func onDelaying(probe func(q delayingQueue) string) func(*testing.T, newLayer) string {
-	return func(t *testing.T, nl newLayer) string {
-		q := newDelaying(nl)
-		defer q.ShutDown()
-		return probe(q)
-	}
+	return fresh(newDelaying, delayingQueue.ShutDown, probe)
 }
 
 // waitLen waits until q holds n ready items; a delayed item reaches the

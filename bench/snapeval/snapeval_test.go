@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/queuelab/queuelab/bench/internal/retained"
 	"github.com/queuelab/queuelab/internal/testobj"
 	"github.com/queuelab/queuelab/stores"
 )
@@ -381,20 +382,11 @@ func BenchmarkMVCC(b *testing.B) {
 			})
 		})
 		b.Run("impl="+c.name+"/op=memory", func(b *testing.B) {
-			var retained float64
-			var ms runtime.MemStats
-			for b.Loop() {
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				before := ms.HeapAlloc
+			retained.PerObject(b, objects, func() any {
 				st := c.new()
 				p.build(st)
-				runtime.GC()
-				runtime.ReadMemStats(&ms)
-				retained += float64(ms.HeapAlloc) - float64(before)
-				runtime.KeepAlive(st)
-			}
-			b.ReportMetric(retained/float64(b.N)/objects, "B/obj")
+				return st
+			})
 		})
 	}
 }

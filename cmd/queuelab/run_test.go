@@ -87,11 +87,18 @@ func TestRunBadFlagsNameTheFlag(t *testing.T) {
 	assert.Contains(t, errOut.String(), "known: clientgo", "the registry's message lists valid names")
 }
 
-func TestRunCountRefusesProfiles(t *testing.T) {
-	var out, errOut bytes.Buffer
-	code := dispatch([]string{"run", "--count", "2", "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut.String(), "--count: profiles are written per run")
+// TestRunRefusesProfilesOfManyRuns: profile files are named by pipeline and
+// stack, so a second run (--count) or a second scenario would overwrite the
+// first one's.
+func TestRunRefusesProfilesOfManyRuns(t *testing.T) {
+	for flag, value := range map[string]string{"--count": "2", "--scenario": "smoke,smoke"} {
+		t.Run(flag, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := dispatch([]string{"run", flag, value, "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, errOut.String(), flag+": profiles are written per run")
+		})
+	}
 }
 
 // TestRunControllerWritesProfiles: a controller scenario honours the
@@ -109,15 +116,6 @@ func TestRunControllerWritesProfiles(t *testing.T) {
 			assert.FileExists(t, dir+"/"+kind+".ctrlruntime."+stack+".pprof")
 		}
 	}
-}
-
-// TestRunScenariosRefuseProfiles: profile files are named by pipeline and
-// stack, so a second scenario would overwrite the first one's.
-func TestRunScenariosRefuseProfiles(t *testing.T) {
-	var out, errOut bytes.Buffer
-	code := dispatch([]string{"run", "--scenario", "smoke,smoke", "--cpuprofile", t.TempDir() + "/cpu"}, &out, &errOut)
-	assert.Equal(t, 2, code)
-	assert.Contains(t, errOut.String(), "--scenario: profiles are written per run")
 }
 
 func TestVerdictFailsTheCommand(t *testing.T) {

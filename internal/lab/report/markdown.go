@@ -154,13 +154,8 @@ func (p *page) writeFamily(pr printer, f *Family) {
 	if d := p.docs[f.Name]; d != "" {
 		pr("%s ", d)
 	}
-	lo, hi := sampleCounts(f)
-	n := fmt.Sprint(lo)
-	if lo != hi {
-		n = fmt.Sprintf("%d–%d", lo, hi)
-	}
 	pr("Parameters: %s. From %s (commit %s), %s samples a cell.", params(f.Rows), sourceLink(f, false),
-		code(shortSHA(f.Header["commit"])), n)
+		code(shortSHA(f.Header["commit"])), samples(f))
 	if why := f.Stale.Why(f.Header["commit"]); why != "" {
 		pr(" %s", why)
 	}
@@ -206,6 +201,22 @@ func (p *page) writeFamily(pr printer, f *Family) {
 			pr("\n")
 		}
 	}
+	p.writeCharts(pr, f)
+}
+
+// samples is how many samples f's cells have: one count, or the range
+// where they differ.
+func samples(f *Family) string {
+	lo, hi := sampleCounts(f)
+	if lo != hi {
+		return fmt.Sprintf("%d–%d", lo, hi)
+	}
+	return fmt.Sprint(lo)
+}
+
+// writeCharts shows f's charts on one line, the family's tables and the
+// scaling section alike.
+func (p *page) writeCharts(pr printer, f *Family) {
 	var imgs []string
 	for _, c := range p.charts[f.key()] {
 		imgs = append(imgs, fmt.Sprintf("![%s](%s)", c.Title, c.Path))

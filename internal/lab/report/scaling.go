@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -126,11 +125,6 @@ func (p *page) writeScaling(pr printer) {
 		"lines is how it compares. These runs supply no table above: those compare implementations at one GOMAXPROCS " +
 		"over the whole matrix.\n\n")
 	for _, f := range p.scaling {
-		lo, hi := sampleCounts(f)
-		n := fmt.Sprint(lo)
-		if lo != hi {
-			n = fmt.Sprintf("%d–%d", lo, hi)
-		}
 		var ps []string
 		for _, r := range f.Rows {
 			if v := strconv.FormatFloat(procs(r), 'f', -1, 64); !slices.Contains(ps, v) {
@@ -142,17 +136,11 @@ func (p *page) writeScaling(pr printer) {
 			pr(" (%s)", m)
 		}
 		pr("\n\n%s at GOMAXPROCS %s. From %s (commit %s, %s), %s samples a point.", params(f.Rows, gomaxprocs), strings.Join(ps, ", "),
-			sourceLink(f, false), code(shortSHA(f.Header["commit"])), strings.Trim(f.Header["cpu"], " "), n)
+			sourceLink(f, false), code(shortSHA(f.Header["commit"])), strings.Trim(f.Header["cpu"], " "), samples(f))
 		if why := f.Stale.Why(f.Header["commit"]); why != "" {
 			pr(" %s", why)
 		}
 		pr("\n\n")
-		var imgs []string
-		for _, c := range p.charts[f.key()] {
-			imgs = append(imgs, fmt.Sprintf("![%s](%s)", c.Title, c.Path))
-		}
-		if len(imgs) > 0 {
-			pr("%s\n\n", strings.Join(imgs, " "))
-		}
+		p.writeCharts(pr, f)
 	}
 }

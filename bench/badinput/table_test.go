@@ -205,8 +205,8 @@ func TestBadInputDoc(t *testing.T) {
 
 One row per case and family. "Upstream" is client-go's implementation
 (controller-runtime's for the priority queues); "variants" are every other
-entry of the family's registry (` + "`Impls`" + `), each pinned by the same
-probe as upstream in bench/badinput. A variant may differ from upstream only
+entry of the family's list in the lab registry (` + "`internal/lab/registry`" + `),
+each pinned by the same probe as upstream in bench/badinput. A variant may differ from upstream only
 where upstream panics or corrupts its state: it then returns or reports an
 error that says what is wrong, and applies nothing. A "known deviation,
 being fixed" is what a variant does today where it should do what upstream

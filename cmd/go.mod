@@ -2,7 +2,7 @@ module github.com/queuelab/queuelab/cmd
 
 go 1.26.0
 
-require github.com/queuelab/queuelab v0.0.0-00010101000000-000000000000
+require github.com/queuelab/queuelab v0.0.0-00010101000000-000000000000 // indirect
 
 require github.com/queuelab/queuelab/loadgen v0.0.0-00010101000000-000000000000
 

@@ -126,7 +126,8 @@ type Ring[T comparable] struct {
 	mask    uint64       // len(stripes)-1
 	seed    maphash.Seed // hashes items for their stripe and its index
 
-	drainQueued bool // Options.DrainQueued
+	drainQueued bool        // Options.DrainQueued
+	settled     atomic.Bool // shut down, every accepted Add pushed: see Len
 	gate        shutGate
 	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
@@ -317,7 +318,30 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) { e.pos = q.ready.Push(e) }
 // queue for an Add between its reservation and its push, and behind it for
 // a Get between its pop and its count, so it serves Get's and drain's waits
 // but not Len.)
-func (q *Ring[T]) Len() int { return q.ready.Len() }
+//
+// An Add between its reservation and its push may be ordered after a Len
+// that misses its item, but not after a ShutDown: once the reservation
+// beat the shutdown bit the Add was accepted, and a Len after the shutdown
+// must count it, as client-go's does (its Add took the lock first). So Len
+// reads the bit after its snapshot: clear, the shutdown comes after the
+// snapshot; set, it waits for every such Add by taking each stripe's lock
+// once (an Add reserves and pushes under its item's stripe lock) and looks
+// again. The first Len to finish that wait marks the queue settled, since
+// no Add reserves after the shutdown, so later ones only load the mark.
+func (q *Ring[T]) Len() int {
+	settled := q.settled.Load()
+	n := q.ready.Len()
+	if settled || q.counts.Load()&shutBit == 0 {
+		return n
+	}
+	for i := range q.stripes {
+		s := &q.stripes[i]
+		s.mu.Lock()
+		s.mu.Unlock() // nothing to do under it: only waited for
+	}
+	q.settled.Store(true)
+	return q.ready.Len()
+}
 
 // getSpins is how many times Get looks again, without parking, while the
 // counts show an item queued that the ring does not yet hand out: another

@@ -191,25 +191,30 @@ func (q *Ring[T]) Add(item T) {
 		q.pushedAfterShutdown()
 		return
 	}
-	// The shutdown bit is read again under the lock: an Add that passed the
-	// check above before a ShutDown must not mark its item for re-queueing
-	// after it, or Done would hand out again an item client-go drops.
-	if q.counts.Load()&shutBit == 0 {
-		q.markAgain(s.entries.at(c), item)
-	}
+	q.markAgain(s.entries.at(c), item)
 	s.mu.Unlock()
 }
 
 // markAgain records an Add of item, whose entry e exists: an item waiting in
 // the ready queue is already pending, one handed out is marked for Done to
 // re-queue. Called with e's stripe locked.
+//
+// An Add that passed Add's shutdown check before a ShutDown must not mark
+// its item after it, or Done would hand out again an item client-go drops.
+// The stripe's lock does not hold off a ShutDown, nor a Get (neither takes
+// it), so the shutdown bit is read after everything the mark depends on:
+// clear then, it was clear when the Add saw the item popped or processing,
+// and the mark counts as made at that instant, before the shutdown.
 func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
+	if ringAddMarking != nil {
+		ringAddMarking()
+	}
 	st := e.state.Load()
 	if st == uint32(queued) {
 		// The state was read first, so if the queue has not popped e's
 		// position by now, e was queued and still in the queue at that
 		// instant: this Add is a duplicate.
-		if !q.ready.Popped(e.pos) {
+		if !q.ready.Popped(e.pos) || q.ShuttingDown() {
 			return
 		}
 		// A Get has popped e and not yet marked it processing: leave the
@@ -220,7 +225,7 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 		}
 		st = e.state.Load()
 	}
-	if st == uint32(processing) {
+	if st == uint32(processing) && !q.ShuttingDown() {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)
@@ -232,6 +237,10 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 // item once it has released the item's stripe: the point where another Add
 // of the item can first see it and return.
 var ringAddReleased func()
+
+// ringAddMarking, nil outside tests, is called by an Add that found its
+// item's entry, with the stripe locked, before markAgain reads anything.
+var ringAddMarking func()
 
 // ringGetPopped, nil outside tests, is called by a Get between its pop of
 // an entry and its mark of it as processing.

@@ -126,8 +126,8 @@ type Ring[T comparable] struct {
 	mask    uint64       // len(stripes)-1
 	seed    maphash.Seed // hashes items for their stripe and its index
 
-	drainQueued bool        // Options.DrainQueued
-	settled     atomic.Bool // shut down, every accepted Add pushed: see Len
+	drainQueued bool          // Options.DrainQueued
+	phase       atomic.Uint32 // ringOpen, ringClosing or ringSettled: see settle
 	gate        shutGate
 	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
@@ -326,30 +326,47 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) { e.pos = q.ready.Push(e) }
 // at one instant, like client-go's. (The counts word runs ahead of the
 // queue for an Add between its reservation and its push, and behind it for
 // a Get between its pop and its count, so it serves Get's and drain's waits
-// but not Len.)
-//
-// An Add between its reservation and its push may be ordered after a Len
-// that misses its item, but not after a ShutDown: once the reservation
-// beat the shutdown bit the Add was accepted, and a Len after the shutdown
-// must count it, as client-go's does (its Add took the lock first). So Len
-// reads the bit after its snapshot: clear, the shutdown comes after the
-// snapshot; set, it waits for every such Add by taking each stripe's lock
-// once (an Add reserves and pushes under its item's stripe lock) and looks
-// again. The first Len to finish that wait marks the queue settled, since
-// no Add reserves after the shutdown, so later ones only load the mark.
+// but not Len.) An Add still on its way into the ring may be ordered after
+// a Len that misses its item, but not after a shutdown (see settle), so Len
+// reads the shutdown bit after its snapshot: clear, the shutdown comes after
+// the snapshot; set, Len settles the queue and looks again.
 func (q *Ring[T]) Len() int {
-	settled := q.settled.Load()
+	settled := q.phase.Load() == ringSettled
 	n := q.ready.Len()
 	if settled || q.counts.Load()&shutBit == 0 {
 		return n
+	}
+	q.settle()
+	return q.ready.Len()
+}
+
+// The phases of a Ring's shutdown. ringClosing is set before the shutdown
+// bit, so an operation that begins after anything saw the bit sees it.
+const (
+	ringOpen uint32 = iota
+	ringClosing
+	ringSettled
+)
+
+// settle waits, once the shutdown bit is set, until every Add accepted
+// before it has pushed its item. Such an Add reserved before the bit, so
+// it counts as made before the shutdown, as client-go's Add that took the
+// lock first: once anything has seen the queue shut down (an Add dropped,
+// ShutDown returned), a Len must count its item and a Done that re-queues
+// must queue behind it. An Add reserves and pushes under its item's stripe
+// lock, so taking each stripe's lock once is the wait; no Add reserves
+// after the bit, so the first settle to finish marks the queue settled and
+// later calls cost one load. Called with no stripe locked.
+func (q *Ring[T]) settle() {
+	if q.phase.Load() != ringClosing || q.counts.Load()&shutBit == 0 {
+		return // open (nothing has seen the bit), or settled already
 	}
 	for i := range q.stripes {
 		s := &q.stripes[i]
 		s.mu.Lock()
 		s.mu.Unlock() // nothing to do under it: only waited for
 	}
-	q.settled.Store(true)
-	return q.ready.Len()
+	q.phase.Store(ringSettled)
 }
 
 // getSpins is how many times Get looks again, without parking, while the
@@ -426,6 +443,9 @@ func (q *Ring[T]) wakeIfShutAndEmpty(w uint64) {
 // Done marks the processing of item finished (see Mutex.Done): it re-queues
 // an item added meanwhile and releases any other.
 func (q *Ring[T]) Done(item T) {
+	if q.phase.Load() == ringClosing {
+		q.settle() // a re-queue goes behind the Adds accepted before the shutdown
+	}
 	h, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
@@ -465,6 +485,7 @@ func (q *Ring[T]) Done(item T) {
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
 // wait; Get hands out what is queued, then reports shutdown.
 func (q *Ring[T]) ShutDown() {
+	q.phase.CompareAndSwap(ringOpen, ringClosing)
 	q.counts.Or(shutBit)
 	q.gate.close(false)
 	q.metrics.halt()
@@ -474,6 +495,7 @@ func (q *Ring[T]) ShutDown() {
 // processing (with Options.DrainQueued: queued or processing), or until
 // ShutDown is called (see Mutex).
 func (q *Ring[T]) ShutDownWithDrain() {
+	q.phase.CompareAndSwap(ringOpen, ringClosing)
 	q.counts.Or(shutBit)
 	q.gate.close(true)
 	q.metrics.halt()

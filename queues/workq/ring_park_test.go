@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -124,4 +125,55 @@ func TestRingLenAfterShutDownCountsReservedAdd(t *testing.T) {
 		t.Fatalf("Get = %q, %v; want a, false", item, shutdown)
 	}
 	q.Done("a")
+}
+
+// A Done that re-queues its item after a ShutDown queues it behind an
+// item whose Add reserved before the shutdown and has not yet pushed it:
+// that Add was accepted, so it counts as made before the shutdown (as
+// client-go's Add that took the lock first), ahead of the re-queue.
+func TestRingRequeueAfterShutDownQueuesBehindReservedAdd(t *testing.T) {
+	q := must(NewRing[string](Options{}))
+	q.Add("x")
+	if item, _ := q.Get(); item != "x" {
+		t.Fatalf("Get = %q, want x", item)
+	}
+	q.Add("x") // dirty: Done re-queues it
+	_, sx := q.locate("x")
+	a := "a"
+	for i := 0; ; i++ { // an item on another stripe, so Done does not wait on its lock
+		if _, s := q.locate(a); s != sx {
+			break
+		}
+		a = fmt.Sprint("a", i)
+	}
+	h, s := q.locate(a)
+	s.mu.Lock() // an Add of a, as far as its reservation
+	if !q.reserve() {
+		t.Fatal("reserve failed")
+	}
+	q.ShutDown()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		q.Done("x")
+	}()
+	for !blockedIn("sync.(*Mutex).Lock", ").Done(") {
+		select {
+		case <-done:
+			s.mu.Unlock()
+			t.Fatal("Done re-queued x after ShutDown without waiting for an Add accepted before it")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	c, _ := s.entries.slot(h, a)
+	q.enqueue(s.insert(c, h, a))
+	s.mu.Unlock()
+	q.gate.Wake(1)
+	<-done
+	for _, want := range []string{a, "x"} {
+		if item, shutdown := q.Get(); item != want || shutdown {
+			t.Fatalf("Get = %q, %v; want %q, false", item, shutdown, want)
+		}
+		q.Done(want)
+	}
 }

@@ -126,7 +126,8 @@ type Ring[T comparable] struct {
 	mask    uint64       // len(stripes)-1
 	seed    maphash.Seed // hashes items for their stripe and its index
 
-	drainQueued bool // Options.DrainQueued
+	drainQueued bool          // Options.DrainQueued
+	phase       atomic.Uint32 // ringOpen, ringClosing or ringSettled: see settle
 	gate        shutGate
 	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
 }
@@ -190,25 +191,30 @@ func (q *Ring[T]) Add(item T) {
 		q.pushedAfterShutdown()
 		return
 	}
-	// The shutdown bit is read again under the lock: an Add that passed the
-	// check above before a ShutDown must not mark its item for re-queueing
-	// after it, or Done would hand out again an item client-go drops.
-	if q.counts.Load()&shutBit == 0 {
-		q.markAgain(s.entries.at(c), item)
-	}
+	q.markAgain(s.entries.at(c), item)
 	s.mu.Unlock()
 }
 
 // markAgain records an Add of item, whose entry e exists: an item waiting in
 // the ready queue is already pending, one handed out is marked for Done to
 // re-queue. Called with e's stripe locked.
+//
+// An Add that passed Add's shutdown check before a ShutDown must not mark
+// its item after it, or Done would hand out again an item client-go drops.
+// The stripe's lock does not hold off a ShutDown, nor a Get (neither takes
+// it), so the shutdown bit is read after everything the mark depends on:
+// clear then, it was clear when the Add saw the item popped or processing,
+// and the mark counts as made at that instant, before the shutdown.
 func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
+	if ringAddMarking != nil {
+		ringAddMarking()
+	}
 	st := e.state.Load()
 	if st == uint32(queued) {
 		// The state was read first, so if the queue has not popped e's
 		// position by now, e was queued and still in the queue at that
 		// instant: this Add is a duplicate.
-		if !q.ready.Popped(e.pos) {
+		if !q.ready.Popped(e.pos) || q.ShuttingDown() {
 			return
 		}
 		// A Get has popped e and not yet marked it processing: leave the
@@ -219,7 +225,7 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 		}
 		st = e.state.Load()
 	}
-	if st == uint32(processing) {
+	if st == uint32(processing) && !q.ShuttingDown() {
 		// Only Done (under this lock) moves an entry off processing.
 		e.state.Store(uint32(processingDirty))
 		q.metrics.marked(item)
@@ -231,6 +237,10 @@ func (q *Ring[T]) markAgain(e *ringEntry[T], item T) {
 // item once it has released the item's stripe: the point where another Add
 // of the item can first see it and return.
 var ringAddReleased func()
+
+// ringAddMarking, nil outside tests, is called by an Add that found its
+// item's entry, with the stripe locked, before markAgain reads anything.
+var ringAddMarking func()
 
 // ringGetPopped, nil outside tests, is called by a Get between its pop of
 // an entry and its mark of it as processing.
@@ -316,8 +326,48 @@ func (q *Ring[T]) enqueue(e *ringEntry[T]) { e.pos = q.ready.Push(e) }
 // at one instant, like client-go's. (The counts word runs ahead of the
 // queue for an Add between its reservation and its push, and behind it for
 // a Get between its pop and its count, so it serves Get's and drain's waits
-// but not Len.)
-func (q *Ring[T]) Len() int { return q.ready.Len() }
+// but not Len.) An Add still on its way into the ring may be ordered after
+// a Len that misses its item, but not after a shutdown (see settle), so Len
+// reads the shutdown bit after its snapshot: clear, the shutdown comes after
+// the snapshot; set, Len settles the queue and looks again.
+func (q *Ring[T]) Len() int {
+	settled := q.phase.Load() == ringSettled
+	n := q.ready.Len()
+	if settled || q.counts.Load()&shutBit == 0 {
+		return n
+	}
+	q.settle()
+	return q.ready.Len()
+}
+
+// The phases of a Ring's shutdown. ringClosing is set before the shutdown
+// bit, so an operation that begins after anything saw the bit sees it.
+const (
+	ringOpen uint32 = iota
+	ringClosing
+	ringSettled
+)
+
+// settle waits, once the shutdown bit is set, until every Add accepted
+// before it has pushed its item. Such an Add reserved before the bit, so
+// it counts as made before the shutdown, as client-go's Add that took the
+// lock first: once anything has seen the queue shut down (an Add dropped,
+// ShutDown returned), a Len must count its item and a Done that re-queues
+// must queue behind it. An Add reserves and pushes under its item's stripe
+// lock, so taking each stripe's lock once is the wait; no Add reserves
+// after the bit, so the first settle to finish marks the queue settled and
+// later calls cost one load. Called with no stripe locked.
+func (q *Ring[T]) settle() {
+	if q.phase.Load() != ringClosing || q.counts.Load()&shutBit == 0 {
+		return // open (nothing has seen the bit), or settled already
+	}
+	for i := range q.stripes {
+		s := &q.stripes[i]
+		s.mu.Lock()
+		s.mu.Unlock() // nothing to do under it: only waited for
+	}
+	q.phase.Store(ringSettled)
+}
 
 // getSpins is how many times Get looks again, without parking, while the
 // counts show an item queued that the ring does not yet hand out: another
@@ -393,6 +443,9 @@ func (q *Ring[T]) wakeIfShutAndEmpty(w uint64) {
 // Done marks the processing of item finished (see Mutex.Done): it re-queues
 // an item added meanwhile and releases any other.
 func (q *Ring[T]) Done(item T) {
+	if q.phase.Load() == ringClosing {
+		q.settle() // a re-queue goes behind the Adds accepted before the shutdown
+	}
 	h, s := q.locate(item)
 	s.mu.Lock()
 	q.metrics.finished(item)
@@ -432,6 +485,7 @@ func (q *Ring[T]) Done(item T) {
 // ShutDown makes the queue ignore new items and ends any ShutDownWithDrain
 // wait; Get hands out what is queued, then reports shutdown.
 func (q *Ring[T]) ShutDown() {
+	q.phase.CompareAndSwap(ringOpen, ringClosing)
 	q.counts.Or(shutBit)
 	q.gate.close(false)
 	q.metrics.halt()
@@ -441,6 +495,7 @@ func (q *Ring[T]) ShutDown() {
 // processing (with Options.DrainQueued: queued or processing), or until
 // ShutDown is called (see Mutex).
 func (q *Ring[T]) ShutDownWithDrain() {
+	q.phase.CompareAndSwap(ringOpen, ringClosing)
 	q.counts.Or(shutBit)
 	q.gate.close(true)
 	q.metrics.halt()

@@ -102,6 +102,40 @@ func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
 	}
 }
 
+// An Add of a queued item that passed every shutdown check before a
+// ShutDown, but reads the item's state only after a Get took it and the
+// ShutDown returned, is a duplicate made before the shutdown (client-go:
+// the Add found the item dirty under its lock), not a mark for Done to
+// hand the item out again: neither Get nor ShutDown takes the stripe lock
+// the Add holds.
+func TestRingAddSeeingItemProcessingAfterShutDownDoesNotRequeue(t *testing.T) {
+	q := must(NewRing[string](Options{}))
+	q.Add("x")
+	paused, resume := make(chan struct{}), make(chan struct{})
+	ringAddMarking = func() {
+		close(paused)
+		<-resume
+	}
+	t.Cleanup(func() { ringAddMarking = nil })
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		q.Add("x") // x is queued: a duplicate
+	}()
+	<-paused
+	ringAddMarking = nil // read by the paused Add only before it closed paused
+	if item, _ := q.Get(); item != "x" {
+		t.Fatalf("Get = %q, want x", item)
+	}
+	q.ShutDown()
+	close(resume)
+	<-added
+	q.Done("x")
+	if item, shutdown := q.Get(); !shutdown {
+		t.Fatalf("Get = %q, false after ShutDown; want shutdown: an Add made while x was queued re-queued it", item)
+	}
+}
+
 // getPausedAfterPop starts a Get on q and returns once it has taken an item
 // off the ready queue but not yet marked it processing; resume lets it
 // finish and send what it got.

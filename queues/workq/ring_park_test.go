@@ -1,6 +1,7 @@
 package workq
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -41,19 +42,27 @@ func waitParked(t *testing.T) {
 
 // waitStack waits until some goroutine's stack holds both frames: it is
 // blocked there. The bound is only there to fail instead of hanging.
-func waitStack(t *testing.T, blockedIn, caller string) {
+func waitStack(t *testing.T, blockedAt, caller string) {
 	t.Helper()
-	buf := make([]byte, 1<<20)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-		n := runtime.Stack(buf, true)
-		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
-			if strings.Contains(g, blockedIn) && strings.Contains(g, caller) {
-				return
-			}
+		if blockedIn(blockedAt, caller) {
+			return
 		}
 		time.Sleep(time.Millisecond)
 	}
-	t.Fatalf("no goroutine blocked in %s under %s", blockedIn, caller)
+	t.Fatalf("no goroutine blocked in %s under %s", blockedAt, caller)
+}
+
+// blockedIn reports whether some goroutine's stack holds both frames now.
+func blockedIn(blockedAt, caller string) bool {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+		if strings.Contains(g, blockedAt) && strings.Contains(g, caller) {
+			return true
+		}
+	}
+	return false
 }
 
 // A Get that parked behind a reservation is woken by the push that follows.
@@ -79,5 +88,92 @@ func TestRingGetParkedReportsShutdown(t *testing.T) {
 	q.unreserve()
 	if r := <-got; !r.shutdown {
 		t.Fatalf("Get = %+v, want shutdown", r)
+	}
+}
+
+// An Add that reserved its item before a ShutDown was accepted, so once
+// ShutDown has returned its item is queued (client-go: the Add took the lock
+// first). Len must count it while the Add is still between its reservation
+// and its push, or a Len made after ShutDown returned misses an item that a
+// later Get hands out.
+func TestRingLenAfterShutDownCountsReservedAdd(t *testing.T) {
+	q := must(NewRing[string](Options{}))
+	h, s := q.locate("a")
+	s.mu.Lock() // an Add of a, as far as its reservation
+	if !q.reserve() {
+		t.Fatal("reserve failed on a fresh queue")
+	}
+	q.ShutDown()
+	got := make(chan int, 1)
+	go func() { got <- q.Len() }()
+	for !blockedIn("sync.(*Mutex).Lock", ").Len(") {
+		select {
+		case n := <-got:
+			s.mu.Unlock()
+			t.Fatalf("Len after ShutDown = %d while an accepted Add had not pushed its item; want it to wait for the push and count it", n)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	c, _ := s.entries.slot(h, "a")
+	q.enqueue(s.insert(c, h, "a"))
+	s.mu.Unlock()
+	q.gate.Wake(1)
+	if n := <-got; n != 1 {
+		t.Fatalf("Len = %d, want 1", n)
+	}
+	if item, shutdown := q.Get(); item != "a" || shutdown {
+		t.Fatalf("Get = %q, %v; want a, false", item, shutdown)
+	}
+	q.Done("a")
+}
+
+// A Done that re-queues its item after a ShutDown queues it behind an
+// item whose Add reserved before the shutdown and has not yet pushed it:
+// that Add was accepted, so it counts as made before the shutdown (as
+// client-go's Add that took the lock first), ahead of the re-queue.
+func TestRingRequeueAfterShutDownQueuesBehindReservedAdd(t *testing.T) {
+	q := must(NewRing[string](Options{}))
+	q.Add("x")
+	if item, _ := q.Get(); item != "x" {
+		t.Fatalf("Get = %q, want x", item)
+	}
+	q.Add("x") // dirty: Done re-queues it
+	_, sx := q.locate("x")
+	a := "a"
+	for i := 0; ; i++ { // an item on another stripe, so Done does not wait on its lock
+		if _, s := q.locate(a); s != sx {
+			break
+		}
+		a = fmt.Sprint("a", i)
+	}
+	h, s := q.locate(a)
+	s.mu.Lock() // an Add of a, as far as its reservation
+	if !q.reserve() {
+		t.Fatal("reserve failed")
+	}
+	q.ShutDown()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		q.Done("x")
+	}()
+	for !blockedIn("sync.(*Mutex).Lock", ").Done(") {
+		select {
+		case <-done:
+			s.mu.Unlock()
+			t.Fatal("Done re-queued x after ShutDown without waiting for an Add accepted before it")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	c, _ := s.entries.slot(h, a)
+	q.enqueue(s.insert(c, h, a))
+	s.mu.Unlock()
+	q.gate.Wake(1)
+	<-done
+	for _, want := range []string{a, "x"} {
+		if item, shutdown := q.Get(); item != want || shutdown {
+			t.Fatalf("Get = %q, %v; want %q, false", item, shutdown, want)
+		}
+		q.Done(want)
 	}
 }

@@ -38,8 +38,11 @@ func InformerFIFOs() List[informer.FIFO, informertest.Guarantees] {
 			New: informer.DeltaFIFO(newClientGoDeltaFIFO, deltafifo.Options{}), Guarantees: fifoOrder},
 		{Name: "deltafifo-mutex", Doc: "deltafifo mutex: one lock, PopBatch",
 			New: informer.DeltaFIFO(deltafifo.NewMutex, deltafifo.Options{}), Guarantees: fifoOrder},
-		{Name: "deltafifo-sharded", Doc: "deltafifo sharded: a lock per shard, FIFO order per shard",
-			New: informer.DeltaFIFO(deltafifo.NewSharded, deltafifo.Options{}), Guarantees: informertest.Guarantees{Order: guarantee.OrderPerShard}},
+		// No "deltafifo-sharded": under the store pipeline's relists the
+		// drop-in over a sharded DeltaFIFO lost updates and deletions in one
+		// bench-smoke run of several (results/notes.md, "A sharded DeltaFIFO
+		// under the drop-in informer"); it is left out of every lab stack
+		// until that is understood and fixed.
 		{Name: "deltafifo-ring", Doc: "deltafifo ring: lock-free rings of keys, global FIFO order",
 			New: informer.DeltaFIFO(deltafifo.NewRing, deltafifo.Options{}), Guarantees: fifoOrder},
 	}

@@ -58,6 +58,5 @@ func TestInformerFIFOsGuarantees(t *testing.T) {
 	registrytest.CheckGuarantees(t, registry.InformerFIFOs(), map[string]informertest.Guarantees{
 		"realfifo": fifo, "inorder-clientgo-nonatomic": fifo, "inorder-mutex": fifo, "inorder-lockfree": fifo,
 		"deltafifo-clientgo": fifo, "deltafifo-mutex": fifo, "deltafifo-ring": fifo,
-		"deltafifo-sharded": {Order: guarantee.OrderPerShard},
 	})
 }

@@ -205,6 +205,16 @@ func (t humanTicks) Ticks(lo, hi float64) []plot.Tick {
 	for i := range ticks {
 		ticks[i].Value *= scale
 	}
+	// A log axis labels only powers of ten; one whose range holds none
+	// (10 ms to 90 ms) would have no numbers at all, so label its minor
+	// ticks instead.
+	// (LogTicks returns the decades around the range too, which the axis
+	// clips, so only labels inside [lo, hi] count.)
+	if !slices.ContainsFunc(ticks, func(tk plot.Tick) bool { return tk.Label != "" && tk.Value >= lo && tk.Value <= hi }) {
+		for i := range ticks {
+			ticks[i].Label = "x" // relabelled in human units below
+		}
+	}
 	for i := range ticks {
 		if ticks[i].Label == "" {
 			continue

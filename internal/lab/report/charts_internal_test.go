@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"gonum.org/v1/plot"
 )
 
 // TestPeerGroupsKeepUnmeasuredCombinationsWithTheBaseline: a load run's
@@ -16,4 +17,18 @@ func TestPeerGroupsKeepUnmeasuredCombinationsWithTheBaseline(t *testing.T) {
 	assert.Equal(t, [][]string{{"clientgo", "ring"}, {"clientgo+clientgo+clientgo", "mutex+clientgo+clientgo"}}, peerGroups(load))
 	ctrl := &Family{Baseline: "clientgo", Impls: []string{"clientgo+clientgo", "informer+pq-lockfree", "lockfree+mutex+ring"}}
 	assert.Equal(t, [][]string{{"clientgo+clientgo", "informer+pq-lockfree", "lockfree+mutex+ring"}}, peerGroups(ctrl))
+}
+
+// TestLogAxisWithoutADecadeIsLabelled: a log axis from 12 ms to 90 ms holds
+// no power of ten, so its minor ticks carry the numbers.
+func TestLogAxisWithoutADecadeIsLabelled(t *testing.T) {
+	var labels []string
+	for _, tk := range (humanTicks{plot.LogTicks{Prec: -1}, "ns"}).Ticks(12e6, 90e6) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if len(labels) < 2 {
+		t.Fatalf("labels %q: want the minor ticks labelled", labels)
+	}
 }

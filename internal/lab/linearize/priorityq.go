@@ -178,11 +178,11 @@ func (s *priorityQueueSession) done(c, it int, r *recorder) {
 }
 
 func (s *priorityQueueSession) get(c int, w *workerState, r *recorder) {
-	out := r.call(c, pqIn{op: pqGet}, true, func() any {
+	r.call(c, pqIn{op: pqGet}, true, func() any {
 		it, prio, shut := s.q.GetWithPriority()
+		w.hold(it, shut)
 		return pqOut{item: it, prio: prio, shutdown: shut}
-	}).(pqOut)
-	w.hold(out.item, out.shutdown)
+	})
 }
 
 func (s *priorityQueueSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {

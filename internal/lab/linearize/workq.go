@@ -147,11 +147,11 @@ func (s *workQueueSession) done(c, it int, r *recorder) {
 }
 
 func (s *workQueueSession) get(c int, w *workerState, r *recorder) {
-	out := r.call(c, wqIn{op: wqGet}, true, func() any {
+	r.call(c, wqIn{op: wqGet}, true, func() any {
 		it, shut := s.q.Get()
+		w.hold(it, shut)
 		return wqOut{item: it, shutdown: shut}
-	}).(wqOut)
-	w.hold(out.item, out.shutdown)
+	})
 }
 
 func (s *workQueueSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {

@@ -56,8 +56,7 @@ var priorityqCases = []badCase[pqEntry]{
 		name:     "every method after ShutDown",
 		upstream: "ShuttingDown true; Add, AddWithOpts, AddAfter, AddRateLimited dropped (Len 1); Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return",
 		note:     "client-go's workqueue drains instead (see the work-queue table)",
-		probe: func(t *testing.T, e pqEntry) string {
-			q := newPQ(e)
+		probe: onPQ(func(q priorityq.PriorityQueue[string]) string {
 			q.Add("busy")
 			q.Get()
 			q.Add("ready")
@@ -79,15 +78,14 @@ var priorityqCases = []badCase[pqEntry]{
 			q.Done("busy")
 			q.Forget("busy")
 			return out + "; Get and GetWithPriority report shutdown at once, even with items ready; Done and Forget return"
-		},
+		}),
 	},
 	{
 		name:     "ShutDown twice",
 		upstream: "panics: close of closed channel",
 		variants: "the second call returns",
 		note:     "controller-runtime closes its done channel again; a workqueue's ShutDown may be called twice (client-go's may), so the variants make it idempotent",
-		probe: func(t *testing.T, e pqEntry) string {
-			q := newPQ(e)
+		probe: onPQ(func(q priorityq.PriorityQueue[string]) string {
 			q.ShutDown()
 			if msg := panics(q.ShutDown); msg != "" {
 				return "panics: " + msg
@@ -96,7 +94,7 @@ var priorityqCases = []badCase[pqEntry]{
 				return "ShutDownWithDrain panics: " + msg
 			}
 			return "the second call returns"
-		},
+		}),
 	},
 	{
 		name:     "negative or zero delay (AddAfter, AddOpts.After)",

@@ -226,6 +226,16 @@ func withNote[E any](c badCase[E], note string) badCase[E] {
 	return c
 }
 
+// fifoLikeCases is the table of a FIFO-like family, whose rows are the same
+// for every such family: the three key-error rows (keyErrors says what
+// follows them), replace (Replace with a keyless object, which families
+// answer differently), every method after Close (afterClose says what
+// happens), and the out-of-range value of option (noOption is upstream's
+// answer).
+func fifoLikeCases(keyErrors string, replace badCase[queueImpl], afterClose, option, noOption string) []badCase[queueImpl] {
+	return append(keyErrorCases(keyErrors), replace, queueCase(probeAfterShut, afterClose, ""), queueOptionsCase(option, noOption))
+}
+
 // queueOptionsCase is the out-of-range options row of a FIFO-like family.
 func queueOptionsCase(option, upstream string) badCase[queueImpl] {
 	return badCase[queueImpl]{
@@ -290,11 +300,7 @@ const (
 	noLayoutOptions = "no such options (one mutex, no shards or rings)"
 )
 
-var fifoCases = append(keyErrorCases(keyErrors),
-	queueCase(probeReplace, replaceAtomic, ""),
-	queueCase(probeAfterShut, afterCloseFIFO, ""),
-	queueOptionsCase("Shards", noLayoutOptions),
-)
+var fifoCases = fifoLikeCases(keyErrors, queueCase(probeReplace, replaceAtomic, ""), afterCloseFIFO, "Shards", noLayoutOptions)
 
 func fifoFamily() family {
 	return describe("FIFO (queues/fifo; client-go cache.FIFO)", fifoCases, fifoImpls())
@@ -322,12 +328,10 @@ const (
 	deltaReplace     = "Replace: KeyError; the queue then holds [Added(a)]"
 )
 
-var deltaFIFOCases = append(keyErrorCases(deltaKeyErrors),
+var deltaFIFOCases = fifoLikeCases(deltaKeyErrors,
 	withNote(queueCase(probeReplace, deltaReplaceHalf, deltaReplace),
 		"client-go queues the objects before the bad one (half-applied); the variants key the whole list first and apply nothing"),
-	queueCase(probeAfterShut, deltaAfterClose, ""),
-	queueOptionsCase("Shards", noLayoutOptions),
-)
+	deltaAfterClose, "Shards", noLayoutOptions)
 
 func deltaFIFOFamily() family {
 	return describe("DeltaFIFO (queues/deltafifo; client-go cache.DeltaFIFO)", deltaFIFOCases, deltaFIFOImpls())
@@ -368,18 +372,16 @@ func inorderImpls(perObject bool) []impl[queueImpl] {
 
 const inorderAfterClose = deltaAfterClose
 
-var inorderCases = append(keyErrorCases(deltaKeyErrors),
+// inorderNoBatchSize is upstream's answer to an out-of-range batch size.
+const inorderNoBatchSize = "no such option (client-go's batch size is fixed)"
+
+var inorderCases = fifoLikeCases(deltaKeyErrors,
 	withNote(queueCase(probeReplace, "Replace: accepted; the queue then holds [Added(a) ReplacedAll(b,bad,c)]", ""),
 		"the one ReplacedAll event carries the list unkeyed; the informer's consumer meets the key error when it applies the event"),
-	queueCase(probeAfterShut, inorderAfterClose, ""),
-	queueOptionsCase("BatchSize", "no such option (client-go's batch size is fixed)"),
-)
+	inorderAfterClose, "BatchSize", inorderNoBatchSize)
 
-var inorderPerObjectCases = append(keyErrorCases(deltaKeyErrors),
-	withNote(queueCase(probeReplace, deltaReplace, ""), "nothing applied"),
-	queueCase(probeAfterShut, inorderAfterClose, ""),
-	queueOptionsCase("BatchSize", "no such option (client-go's batch size is fixed)"),
-)
+var inorderPerObjectCases = fifoLikeCases(deltaKeyErrors, withNote(queueCase(probeReplace, deltaReplace, ""), "nothing applied"),
+	inorderAfterClose, "BatchSize", inorderNoBatchSize)
 
 func inorderFamily() family {
 	return describe("In-order FIFO, atomic mode (queues/inorder; client-go RealFIFO as informers build it)", inorderCases, inorderImpls(false))

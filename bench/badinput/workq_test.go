@@ -185,7 +185,8 @@ func newDelaying(nl newLayer) delayingQueue {
 	return registry.Must(nl(workqueue.DefaultTypedControllerRateLimiter[string]()))
 }
 
-// onDelaying is a probe of a fresh delaying queue, shut down after it.
+// onDelaying is a probe of a fresh delaying queue, shut down after it
+// (again when the probe shut it down: client-go allows a second ShutDown).
 func onDelaying(probe func(q delayingQueue) string) func(*testing.T, newLayer) string {
 	return fresh(newDelaying, delayingQueue.ShutDown, probe)
 }
@@ -237,8 +238,7 @@ var delayingCases = []badCase[newLayer]{
 	{
 		name:     "AddAfter and AddRateLimited after ShutDown",
 		upstream: "dropped (Len 0 after the delays pass, Get reports shutdown true)",
-		probe: func(t *testing.T, nl newLayer) string {
-			q := newDelaying(nl)
+		probe: onDelaying(func(q delayingQueue) string {
 			q.ShutDown()
 			q.AddAfter("a", time.Second)
 			q.AddAfter("b", -1)
@@ -249,7 +249,7 @@ var delayingCases = []badCase[newLayer]{
 			}
 			_, shut := q.Get()
 			return fmt.Sprintf("dropped (Len 0 after the delays pass, Get reports shutdown %v)", shut)
-		},
+		}),
 	},
 }
 
@@ -288,14 +288,13 @@ var rateLimitingCases = []badCase[newLayer]{
 	{
 		name:     "Forget after ShutDown",
 		upstream: "resets the item's retries (NumRequeues 1, then 0)",
-		probe: func(t *testing.T, nl newLayer) string {
-			q := newDelaying(nl)
+		probe: onDelaying(func(q delayingQueue) string {
 			q.AddRateLimited("a")
 			q.ShutDown()
 			before := q.NumRequeues("a")
 			q.Forget("a")
 			return fmt.Sprintf("resets the item's retries (NumRequeues %d, then %d)", before, q.NumRequeues("a"))
-		},
+		}),
 	},
 }
 

@@ -45,45 +45,48 @@ func rv(obj any) string {
 	return "?"
 }
 
+// variant is one implementation a test runs over: its name and how to
+// build it.
+type variant[F any] struct {
+	name string
+	new  F
+}
+
+// storeOf builds a library store with the indexers it is given, as the
+// consumer's tests build each store.
+func storeOf[S cache.ThreadSafeStore](newStore func(stores.Options) (S, error)) func(cache.Indexers) (cache.ThreadSafeStore, error) {
+	return func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
+		return newStore(stores.Options{Indexers: idx})
+	}
+}
+
+// deltaFIFOOf builds a library DeltaFIFO with client-go's options as they
+// are given.
+func deltaFIFOOf[Q cache.Queue](newQueue func(deltafifo.Options) (Q, error)) func(cache.DeltaFIFOOptions) (cache.Queue, error) {
+	return func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
+		return newQueue(deltafifo.Options{DeltaFIFOOptions: o})
+	}
+}
+
 // testStores are the stores the consumer is checked over: client-go's
 // threadSafeMap and each of the library's.
-var testStores = []struct {
-	name string
-	new  func(cache.Indexers) (cache.ThreadSafeStore, error)
-}{
+var testStores = []variant[func(cache.Indexers) (cache.ThreadSafeStore, error)]{
 	{"clientgo", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
 		return cache.NewThreadSafeStore(idx, cache.Indices{}), nil
 	}},
-	{"mutex", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
-		return stores.NewMutex(stores.Options{Indexers: idx})
-	}},
-	{"sharded", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
-		return stores.NewSharded(stores.Options{Indexers: idx})
-	}},
-	{"lockfree", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
-		return stores.NewLockFree(stores.Options{Indexers: idx})
-	}},
-	{"snapshot", func(idx cache.Indexers) (cache.ThreadSafeStore, error) {
-		return stores.NewSnapshot(stores.Options{Indexers: idx})
-	}},
+	{"mutex", storeOf(stores.NewMutex)},
+	{"sharded", storeOf(stores.NewSharded)},
+	{"lockfree", storeOf(stores.NewLockFree)},
+	{"snapshot", storeOf(stores.NewSnapshot)},
 }
 
 // testDeltaFIFOs are the DeltaFIFOs Run is checked over: client-go's and
 // each of the library's.
-var testDeltaFIFOs = []struct {
-	name string
-	new  func(cache.DeltaFIFOOptions) (cache.Queue, error)
-}{
+var testDeltaFIFOs = []variant[func(cache.DeltaFIFOOptions) (cache.Queue, error)]{
 	{"clientgo", func(o cache.DeltaFIFOOptions) (cache.Queue, error) { return cache.NewDeltaFIFOWithOptions(o), nil }},
-	{"mutex", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
-		return deltafifo.NewMutex(deltafifo.Options{DeltaFIFOOptions: o})
-	}},
-	{"sharded", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
-		return deltafifo.NewSharded(deltafifo.Options{DeltaFIFOOptions: o})
-	}},
-	{"ring", func(o cache.DeltaFIFOOptions) (cache.Queue, error) {
-		return deltafifo.NewRing(deltafifo.Options{DeltaFIFOOptions: o})
-	}},
+	{"mutex", deltaFIFOOf(deltafifo.NewMutex)},
+	{"sharded", deltaFIFOOf(deltafifo.NewSharded)},
+	{"ring", deltaFIFOOf(deltafifo.NewRing)},
 }
 
 // newConsumer is a consumer writing to store and notifying h; it fails t

@@ -163,7 +163,7 @@ func PriorityQueueModel(order PriorityOrder) porcupine.Model {
 
 type priorityQueueSession struct {
 	q     PriorityQueue
-	fresh int
+	fresh freshItems
 }
 
 func (s *priorityQueueSession) add(c, it, prio int, r *recorder) {
@@ -173,31 +173,30 @@ func (s *priorityQueueSession) add(c, it, prio int, r *recorder) {
 	})
 }
 
+func (s *priorityQueueSession) done(c, it int, r *recorder) {
+	r.call(c, pqIn{op: pqDone, item: it}, false, func() any { s.q.Done(it); return pqOut{} })
+}
+
+func (s *priorityQueueSession) get(c int, w *workerState, r *recorder) {
+	r.call(c, pqIn{op: pqGet}, true, func() any {
+		it, prio, shut := s.q.GetWithPriority()
+		w.hold(it, shut)
+		return pqOut{item: it, prio: prio, shutdown: shut}
+	})
+}
+
 func (s *priorityQueueSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {
 	switch n := rng.IntN(100); {
-	case len(w.held) > 0 && (n < 30 || len(w.held) > 2):
-		it := w.takeRandom(rng)
-		r.call(c, pqIn{op: pqDone, item: it}, false, func() any { s.q.Done(it); return pqOut{} })
+	case w.doneDue(n):
+		s.done(c, w.takeRandom(rng), r)
 	case n < 65:
 		s.add(c, rng.IntN(workerItems), rng.IntN(pqPriorities), r)
 	default:
-		out := r.call(c, pqIn{op: pqGet}, true, func() any {
-			it, prio, shut := s.q.GetWithPriority()
-			return pqOut{item: it, prio: prio, shutdown: shut}
-		}).(pqOut)
-		if !out.shutdown {
-			w.held = append(w.held, out.item)
-		}
+		s.get(c, w, r)
 	}
 }
 
-func (s *priorityQueueSession) feed(c int, r *recorder) {
-	if s.fresh == maxItems {
-		panic("linearize: out of fresh items; shorten the histories")
-	}
-	s.fresh++
-	s.add(c, s.fresh-1, 0, r)
-}
+func (s *priorityQueueSession) feed(c int, r *recorder) { s.add(c, s.fresh.next(), 0, r) }
 
 func (s *priorityQueueSession) close() { s.q.ShutDown() }
 

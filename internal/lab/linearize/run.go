@@ -171,6 +171,18 @@ type workerState struct {
 	held []int
 }
 
+// doneDue reports whether the worker, drawing n in [0, 100) for its next
+// operation, marks a held item Done now: often, and always once it holds
+// more than two, so that what it holds stays small.
+func (w *workerState) doneDue(n int) bool { return len(w.held) > 0 && (n < 30 || len(w.held) > 2) }
+
+// hold keeps the item a Get handed out, unless the Get reported shutdown.
+func (w *workerState) hold(item int, shutdown bool) {
+	if !shutdown {
+		w.held = append(w.held, item)
+	}
+}
+
 // takeRandom removes and returns a random held item.
 func (w *workerState) takeRandom(rng *rand.Rand) int {
 	i := rng.IntN(len(w.held))

@@ -119,28 +119,49 @@ func WorkQueueModel(anyOrder bool) porcupine.Model {
 	)
 }
 
+// freshItems is the driver's next fresh item: the items above the
+// workers' own, which it adds to unblock a Get, each once.
+type freshItems int
+
+// next hands out the next fresh item.
+func (f *freshItems) next() int {
+	if *f == maxItems {
+		panic("linearize: out of fresh items; shorten the histories")
+	}
+	*f++
+	return int(*f) - 1
+}
+
 // workQueueSession drives one work queue.
 type workQueueSession struct {
 	q     WorkQueue
-	fresh int // the driver's next fresh item
+	fresh freshItems
+}
+
+func (s *workQueueSession) add(c, it int, r *recorder) {
+	r.call(c, wqIn{op: wqAdd, item: it}, false, func() any { s.q.Add(it); return wqOut{} })
+}
+
+func (s *workQueueSession) done(c, it int, r *recorder) {
+	r.call(c, wqIn{op: wqDone, item: it}, false, func() any { s.q.Done(it); return wqOut{} })
+}
+
+func (s *workQueueSession) get(c int, w *workerState, r *recorder) {
+	r.call(c, wqIn{op: wqGet}, true, func() any {
+		it, shut := s.q.Get()
+		w.hold(it, shut)
+		return wqOut{item: it, shutdown: shut}
+	})
 }
 
 func (s *workQueueSession) op(rng *rand.Rand, c int, w *workerState, r *recorder) {
 	switch n := rng.IntN(100); {
-	case len(w.held) > 0 && (n < 30 || len(w.held) > 2):
-		it := w.takeRandom(rng)
-		r.call(c, wqIn{op: wqDone, item: it}, false, func() any { s.q.Done(it); return wqOut{} })
+	case w.doneDue(n):
+		s.done(c, w.takeRandom(rng), r)
 	case n < 60:
-		it := rng.IntN(workerItems)
-		r.call(c, wqIn{op: wqAdd, item: it}, false, func() any { s.q.Add(it); return wqOut{} })
+		s.add(c, rng.IntN(workerItems), r)
 	case n < 93:
-		out := r.call(c, wqIn{op: wqGet}, true, func() any {
-			it, shut := s.q.Get()
-			return wqOut{item: it, shutdown: shut}
-		}).(wqOut)
-		if !out.shutdown {
-			w.held = append(w.held, out.item)
-		}
+		s.get(c, w, r)
 	case n < 99:
 		r.call(c, wqIn{op: wqLen}, false, func() any { return wqOut{n: s.q.Len()} })
 	default:
@@ -148,14 +169,7 @@ func (s *workQueueSession) op(rng *rand.Rand, c int, w *workerState, r *recorder
 	}
 }
 
-func (s *workQueueSession) feed(c int, r *recorder) {
-	if s.fresh == maxItems {
-		panic("linearize: out of fresh items; shorten the histories")
-	}
-	it := s.fresh
-	s.fresh++
-	r.call(c, wqIn{op: wqAdd, item: it}, false, func() any { s.q.Add(it); return wqOut{} })
-}
+func (s *workQueueSession) feed(c int, r *recorder) { s.add(c, s.fresh.next(), r) }
 
 func (s *workQueueSession) close() { s.q.ShutDown() }
 

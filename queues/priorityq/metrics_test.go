@@ -49,7 +49,8 @@ func series(t *testing.T, name string) []string {
 // operations under its own name and checks that each publishes exactly the
 // workqueue_* series controller-runtime's queue publishes, values included:
 // depth per priority (priority raises and lowerings included), adds,
-// retries, and the latency and work-duration observation counts.
+// retries, and the latency and work-duration observation counts (a Done
+// after ShutDown included).
 func TestMetricsSeries(t *testing.T) {
 	var want []string
 	for _, v := range withControllerRuntime[string]() { // controller-runtime's first
@@ -86,7 +87,10 @@ func TestMetricsSeries(t *testing.T) {
 		if n := q.Len(); n != 4 {
 			t.Fatalf("%s: Len = %d, want 4", v.name, n)
 		}
+		// Work that ends after ShutDown is still observed.
+		held, _, _ := q.GetWithPriority()
 		q.ShutDown()
+		q.Done(held)
 		got := series(t, name)
 		if want == nil {
 			want = got

@@ -48,8 +48,9 @@ func series(t *testing.T, name string) []string {
 // TestMetricsSeries drives every variant and controller-runtime's queue through the same
 // operations under its own name and checks that each publishes exactly the
 // workqueue_* series controller-runtime's queue publishes, values included:
-// depth per priority, adds, retries, and the latency and work-duration
-// observation counts.
+// depth per priority (priority raises and lowerings included), adds,
+// retries, and the latency and work-duration observation counts (a Done
+// after ShutDown included).
 func TestMetricsSeries(t *testing.T) {
 	var want []string
 	for _, v := range withControllerRuntime[string]() { // controller-runtime's first
@@ -75,7 +76,21 @@ func TestMetricsSeries(t *testing.T) {
 		if n := q.Len(); n != 3 {
 			t.Fatalf("%s: Len = %d, want 3", v.name, n)
 		}
+		// Priority changes: raising a ready item moves its depth to the
+		// new priority; lowering one changes nothing; raising a waiting
+		// item changes no depth until it becomes ready, at the raised
+		// priority, even when the add that readies it asks for less.
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(10)}, "c")
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(-5)}, item)
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(7), After: time.Hour}, "later")
+		q.AddWithOpts(priorityq.AddOpts{Priority: ptr.To(3)}, "later")
+		if n := q.Len(); n != 4 {
+			t.Fatalf("%s: Len = %d, want 4", v.name, n)
+		}
+		// Work that ends after ShutDown is still observed.
+		held, _, _ := q.GetWithPriority()
 		q.ShutDown()
+		q.Done(held)
 		got := series(t, name)
 		if want == nil {
 			want = got

@@ -89,13 +89,8 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 		q.parked++
 		q.getters.Wait() // whoever wakes us has unregistered us
 	}
-	item, waited, ok := q.t.pop()
+	item, ok := q.t.pop()
 	q.mu.Unlock()
-	if ok && q.metrics != nil {
-		// Outside the lock: the observation orders with nothing the lock
-		// guards, and it is made before Get returns, as client-go's.
-		q.metrics.latency.Observe(waited.Seconds())
-	}
 	return item, !ok
 }
 
@@ -103,8 +98,8 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 // is queued again. Done of an item that is not being processed is ignored.
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
-	// The work duration is observed under the lock, as client-go does, so
-	// that a ShutDownWithDrain this Done lets return finds it observed.
+	// The table observes the work duration under the lock, as client-go
+	// does, so a ShutDownWithDrain this Done lets return finds it observed.
 	if q.t.done(item, 0) {
 		q.wakeOne()
 	}

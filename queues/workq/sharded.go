@@ -188,16 +188,12 @@ func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 			continue
 		}
 		s.mu.Lock()
-		var waited time.Duration
-		item, waited, ok = s.t.pop()
+		item, ok = s.t.pop()
 		if ok && s.t.queued() == 0 {
 			s.ready.Store(false)
 		}
 		s.mu.Unlock()
 		if ok {
-			if q.metrics != nil {
-				q.metrics.latency.Observe(waited.Seconds()) // see Mutex.Get
-			}
 			return item, true
 		}
 	}

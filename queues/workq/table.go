@@ -152,12 +152,12 @@ func (t *table[T]) push(i int32) {
 }
 
 // pop hands out the oldest queued item and marks it processing. With
-// metrics, it counts the hand-out and returns how long the item waited
-// since the Add that marked it, for the caller to observe: one clock
-// reading ends the wait and starts the work.
-func (t *table[T]) pop() (item T, waited time.Duration, ok bool) {
+// metrics, it counts the hand-out and observes how long the item waited
+// since the Add that marked it: one clock reading ends the wait and starts
+// the work, where client-go reads the clock twice.
+func (t *table[T]) pop() (item T, ok bool) {
 	if t.head == 0 {
-		return item, 0, false
+		return item, false
 	}
 	i := t.head - 1
 	r := &t.slab[i]
@@ -173,10 +173,11 @@ func (t *table[T]) pop() (item T, waited time.Duration, ok bool) {
 		now := t.m.now()
 		t.m.depth.Dec()
 		s := &t.stamps[i]
-		waited, s.started, s.at = now-s.added, now, int32(len(t.busy))
+		t.m.latency.Observe((now - s.added).Seconds())
+		s.started, s.at = now, int32(len(t.busy))
 		t.busy = append(t.busy, i)
 	}
-	return r.item, waited, true
+	return r.item, true
 }
 
 // finished ends the processing of record i in the metrics: it observes

@@ -54,7 +54,7 @@ func (q *Mutex[T]) Add(item T) {
 	h := hashOf(q.t.seed, item) // outside the lock: it only reads the seed
 	q.mu.Lock()
 	if !q.shutdown {
-		if enqueued, _ := q.t.add(item, h); enqueued {
+		if q.t.add(item, h) {
 			q.wakeOne()
 		}
 	}

@@ -109,7 +109,7 @@ func (q *Sharded[T]) Add(item T) {
 	// The flag is read under the shard lock: see the shutdown barrier.
 	var enqueued bool
 	if q.accepting.Load() {
-		enqueued, _ = s.t.add(item, h)
+		enqueued = s.t.add(item, h)
 	}
 	if enqueued && s.t.queued() == 1 {
 		s.ready.Store(true)

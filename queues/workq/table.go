@@ -94,27 +94,27 @@ type table[T comparable] struct {
 	busy   []int32       // slab indices of the records being processed
 }
 
-// add marks item, whose hash under t.seed is h, as needing processing.
-// enqueued reports whether it was put on the ready list; marked whether it
-// was newly marked dirty (enqueued, or being processed and now to be
-// re-queued by done) rather than already so. A mark counts in the
-// metrics.
-func (t *table[T]) add(item T, h uint64) (enqueued, marked bool) {
+// add marks item, whose hash under t.seed is h, as needing processing, and
+// reports whether it was put on the ready list. A new mark (an item
+// enqueued, or being processed and now to be re-queued by done, rather
+// than one already so) counts in the metrics, as client-go counts an Add
+// that marks its item dirty.
+func (t *table[T]) add(item T, h uint64) (enqueued bool) {
 	c, found := t.index.slot(h, item)
 	if !found {
 		i := t.alloc(item, h)
 		t.index.insertAt(c, h, item, i)
 		t.push(i)
 		t.marked(i)
-		return true, true
+		return true
 	}
 	i := t.index.at(c)
 	if r := &t.slab[i]; r.state == processing {
 		r.state = processingDirty
 		t.marked(i)
-		return false, true
+		return false
 	}
-	return false, false
+	return false
 }
 
 // marked counts the mark of record i in the metrics, if any, and times it.

@@ -40,14 +40,19 @@ func TestTableForgetsDoneItems(t *testing.T) {
 	}
 }
 
-// A burst far beyond the working size is released once the table empties.
+// A burst far beyond the working size is released once the table empties,
+// with the metrics' per-item times.
 func TestTableReleasesBurst(t *testing.T) {
-	q := must(NewMutex[string](Options{}))
-	burstLap(q, distinctKeys(4*shrinkAbove))
-	if q.t.slab != nil || q.t.index.cells != nil || q.t.free != nil {
-		t.Fatalf("after the burst: slab %d, index %d, free %d kept", len(q.t.slab), q.t.index.len(), len(q.t.free))
+	for name, o := range map[string]Options{"plain": {}, "metrics": {MetricsProvider: discard{}, Name: "q"}} {
+		q := must(NewMutex[string](o))
+		burstLap(q, distinctKeys(4*shrinkAbove))
+		if q.t.slab != nil || q.t.index.cells != nil || q.t.free != nil || q.t.stamps != nil || q.t.busy != nil {
+			t.Fatalf("%s: after the burst: slab %d, index %d, free %d, stamps %d, busy %d kept",
+				name, len(q.t.slab), q.t.index.len(), len(q.t.free), len(q.t.stamps), len(q.t.busy))
+		}
+		cycle(q, 10) // still usable
+		q.ShutDown()
 	}
-	cycle(q, 10) // still usable
 }
 
 // The Ring forgets Done items and reuses their cleared entries; a burst is

@@ -28,7 +28,7 @@ type Mutex[T comparable] struct {
 	draining bool
 	// drainQueued is Options.DrainQueued: a drain waits for queued items too.
 	drainQueued bool
-	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
+	metrics     *queueMetrics // nil without Options.MetricsProvider; also t.m
 }
 
 // NewMutex returns an empty Mutex queue. It takes the metrics Options.
@@ -40,7 +40,10 @@ func NewMutex[T comparable](opts Options) (*Mutex[T], error) {
 	q := &Mutex[T]{t: table[T]{seed: maphash.MakeSeed()}, drainQueued: opts.DrainQueued}
 	q.getters.L = &q.mu
 	q.drainers.L = &q.mu
-	q.metrics = newQueueMetrics[T](m)
+	if q.metrics = newQueueMetrics(m); q.metrics != nil {
+		q.t.m = q.metrics
+		q.metrics.run(q.refresh)
+	}
 	return q, nil
 }
 
@@ -51,12 +54,8 @@ func (q *Mutex[T]) Add(item T) {
 	h := hashOf(q.t.seed, item) // outside the lock: it only reads the seed
 	q.mu.Lock()
 	if !q.shutdown {
-		enqueued, marked := q.t.add(item, h)
-		if enqueued {
+		if q.t.add(item, h) {
 			q.wakeOne()
-		}
-		if marked {
-			q.metrics.marked(item)
 		}
 	}
 	q.mu.Unlock()
@@ -91,9 +90,6 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 		q.getters.Wait() // whoever wakes us has unregistered us
 	}
 	item, ok := q.t.pop()
-	if ok {
-		q.metrics.handedOut(item)
-	}
 	q.mu.Unlock()
 	return item, !ok
 }
@@ -102,7 +98,8 @@ func (q *Mutex[T]) Get() (item T, shutdown bool) {
 // is queued again. Done of an item that is not being processed is ignored.
 func (q *Mutex[T]) Done(item T) {
 	q.mu.Lock()
-	q.metrics.finished(item)
+	// The table observes the work duration under the lock, as client-go
+	// does, so a ShutDownWithDrain this Done lets return finds it observed.
 	if q.t.done(item, 0) {
 		q.wakeOne()
 	}
@@ -143,6 +140,16 @@ func (q *Mutex[T]) shutDown(drain bool) {
 	}
 	q.mu.Unlock()
 	q.metrics.halt()
+}
+
+// refresh sets the unfinished-work gauges from the items being processed,
+// unless the queue is shut down, under the lock, as client-go's does.
+func (q *Mutex[T]) refresh() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.shutdown {
+		q.metrics.setUnfinished(q.metrics.now(), q.t.started)
+	}
 }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

@@ -129,7 +129,7 @@ type Ring[T comparable] struct {
 	drainQueued bool          // Options.DrainQueued
 	phase       atomic.Uint32 // ringOpen, ringClosing or ringSettled: see settle
 	gate        shutGate
-	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
+	metrics     *keyedMetrics[T] // nil without Options.MetricsProvider
 }
 
 // NewRing returns an empty Ring queue. It takes Options.Capacity and the
@@ -150,7 +150,7 @@ func NewRing[T comparable](opts Options) (*Ring[T], error) {
 	n := shard.DefaultCount()
 	q := &Ring[T]{ready: ready, stripes: make([]paddedRingStripe[T], n), mask: uint64(n - 1), seed: maphash.MakeSeed(), drainQueued: opts.DrainQueued}
 	q.gate.Init()
-	q.metrics = newQueueMetrics[T](m)
+	q.metrics = newKeyedMetrics[T](m)
 	return q, nil
 }
 

@@ -49,15 +49,19 @@ func TestRingDedupAddKeepsFIFO(t *testing.T) {
 	}
 }
 
-// Add, Get and Done of a steady stream allocate nothing, in every queue:
-// Mutex's and Sharded's records come from their tables' free-listed slabs,
-// Ring's entries from its stripes' free lists, and its ring's slots lap
-// after lap.
+// Add, Get and Done of a steady stream allocate nothing, in every queue,
+// with metrics or without: Mutex's and Sharded's records (and their
+// metric times) come from their tables' free-listed slabs, Ring's entries
+// from its stripes' free lists, and its ring's slots lap after lap.
 func TestCycleAllocatesNothing(t *testing.T) {
+	m := Options{MetricsProvider: discard{}, Name: "q"}
 	for name, q := range map[string]workqueue.TypedInterface[string]{
-		"mutex":   must(NewMutex[string](Options{})),
-		"sharded": must(NewSharded[string](Options{})),
-		"ring":    must(NewRing[string](Options{})),
+		"mutex":           must(NewMutex[string](Options{})),
+		"sharded":         must(NewSharded[string](Options{})),
+		"ring":            must(NewRing[string](Options{})),
+		"mutex/metrics":   must(NewMutex[string](m)),
+		"sharded/metrics": must(NewSharded[string](m)),
+		"ring/metrics":    must(NewRing[string](m)),
 	} {
 		defer q.ShutDown()
 		cycle := func() {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"k8s.io/client-go/util/workqueue"
@@ -52,7 +53,7 @@ type Sharded[T comparable] struct {
 	accepting   atomic.Bool
 	drainQueued bool // Options.DrainQueued
 	gate        shutGate
-	metrics     *queueMetrics[T] // nil without Options.MetricsProvider
+	metrics     *queueMetrics // nil without Options.MetricsProvider; also every shard's t.m
 }
 
 // shardCore is the part of a shard that is touched together; shardQ pads it
@@ -87,13 +88,17 @@ func NewSharded[T comparable](opts Options) (*Sharded[T], error) {
 		seed:        maphash.MakeSeed(),
 		mask:        uint32(n - 1),
 		drainQueued: opts.DrainQueued,
-		metrics:     newQueueMetrics[T](m),
+		metrics:     newQueueMetrics(m),
 	}
 	for i := range q.shards {
 		q.shards[i].t.seed = q.seed
+		q.shards[i].t.m = q.metrics
 	}
 	q.accepting.Store(true)
 	q.gate.Init()
+	if q.metrics != nil {
+		q.metrics.run(q.refresh)
+	}
 	return q, nil
 }
 
@@ -102,12 +107,9 @@ func (q *Sharded[T]) Add(item T) {
 	h, s := q.locate(item)
 	s.mu.Lock()
 	// The flag is read under the shard lock: see the shutdown barrier.
-	var enqueued, marked bool
+	var enqueued bool
 	if q.accepting.Load() {
-		enqueued, marked = s.t.add(item, h)
-	}
-	if marked {
-		q.metrics.marked(item)
+		enqueued = s.t.add(item, h)
 	}
 	if enqueued && s.t.queued() == 1 {
 		s.ready.Store(true)
@@ -187,11 +189,8 @@ func (q *Sharded[T]) tryPop(start uint32) (item T, ok bool) {
 		}
 		s.mu.Lock()
 		item, ok = s.t.pop()
-		if ok {
-			q.metrics.handedOut(item)
-			if s.t.queued() == 0 {
-				s.ready.Store(false)
-			}
+		if ok && s.t.queued() == 0 {
+			s.ready.Store(false)
 		}
 		s.mu.Unlock()
 		if ok {
@@ -214,8 +213,7 @@ func (q *Sharded[T]) anyQueued() bool {
 func (q *Sharded[T]) Done(item T) {
 	h, s := q.locate(item)
 	s.mu.Lock()
-	q.metrics.finished(item)
-	requeued := s.t.done(item, h)
+	requeued := s.t.done(item, h) // observes the work duration: see Mutex.Done
 	if requeued && s.t.queued() == 1 {
 		s.ready.Store(true)
 	}
@@ -275,6 +273,32 @@ func (q *Sharded[T]) idle() bool {
 		}
 	}
 	return true
+}
+
+// refresh sets the unfinished-work gauges from the items being processed,
+// unless the queue is shut down. It holds every shard's lock at once, as
+// sum does, so the gauges describe one instant, as client-go's under its
+// one lock do; the walk visits the processing items only.
+func (q *Sharded[T]) refresh() {
+	for i := range q.shards {
+		q.shards[i].mu.Lock()
+	}
+	// accepting is cleared before the shutdown barrier, so a shutdown either
+	// shows here or comes after this refresh.
+	if q.accepting.Load() {
+		q.metrics.setUnfinished(q.metrics.now(), func(yield func(time.Duration) bool) {
+			for i := range q.shards {
+				for t := range q.shards[i].t.started {
+					if !yield(t) {
+						return
+					}
+				}
+			}
+		})
+	}
+	for i := range q.shards {
+		q.shards[i].mu.Unlock()
+	}
 }
 
 // ShuttingDown reports whether ShutDown or ShutDownWithDrain was called.

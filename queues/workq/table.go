@@ -1,6 +1,9 @@
 package workq
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"time"
+)
 
 // state is where an item stands in a work queue. An item that is neither
 // queued nor processing has no record at all: Done releases it.
@@ -26,6 +29,19 @@ type record[T comparable] struct {
 	state state
 	// next links queued records, oldest first, as slab index+1 (0: last).
 	next int32
+}
+
+// stamps is the metrics' timing of a table record, kept beside it (in
+// table.stamps) only when the queue has metrics, so that a queue without
+// them keeps its records small.
+type stamps struct {
+	// added is when the Add that marked the item dirty ran; the record is
+	// handed out once per such Add, so it is always set when pop reads it.
+	added time.Duration
+	// started is when Get handed the item out.
+	started time.Duration
+	// at is the record's position in table.busy while it is processing.
+	at int32
 }
 
 // shrinkAbove is the slab size beyond which a table with nothing live
@@ -55,8 +71,14 @@ const shrinkAbove = 4096
 // drops its storage, so a relist-sized burst is returned to the GC once it
 // has been processed.
 //
-// A table is ready to use once its seed is set; it is not safe for
-// concurrent use.
+// Metrics: with m set, the table keeps client-go's per-item times in
+// stamps, under the lock its owner holds for the operation, where
+// client-go's queue keeps them in two more maps keyed by item. The
+// records being processed are listed in busy, so the unfinished-work
+// refresh walks those alone, however many items are queued.
+//
+// A table is ready to use once its seed (and, for metrics, m) is set; it
+// is not safe for concurrent use.
 type table[T comparable] struct {
 	seed       maphash.Seed // set by the owner before use; hashes for the index
 	index      index[T, int32]
@@ -66,25 +88,41 @@ type table[T comparable] struct {
 	nQueued    int     // records on the ready list
 	processing int     // records in processing or processingDirty
 	lastOut    int32   // slab index+1 of the record pop handed out last; 0 if none
+
+	m      *queueMetrics // nil: no metrics, and stamps and busy stay empty
+	stamps []stamps      // parallel to slab
+	busy   []int32       // slab indices of the records being processed
 }
 
-// add marks item, whose hash under t.seed is h, as needing processing.
-// enqueued reports whether it was put on the ready list; marked whether it
-// was newly marked dirty (enqueued, or being processed and now to be
-// re-queued by done) rather than already so.
-func (t *table[T]) add(item T, h uint64) (enqueued, marked bool) {
+// add marks item, whose hash under t.seed is h, as needing processing, and
+// reports whether it was put on the ready list. A new mark (an item
+// enqueued, or being processed and now to be re-queued by done, rather
+// than one already so) counts in the metrics, as client-go counts an Add
+// that marks its item dirty.
+func (t *table[T]) add(item T, h uint64) (enqueued bool) {
 	c, found := t.index.slot(h, item)
 	if !found {
 		i := t.alloc(item, h)
 		t.index.insertAt(c, h, item, i)
 		t.push(i)
-		return true, true
+		t.marked(i)
+		return true
 	}
-	if r := &t.slab[t.index.at(c)]; r.state == processing {
+	i := t.index.at(c)
+	if r := &t.slab[i]; r.state == processing {
 		r.state = processingDirty
-		return false, true
+		t.marked(i)
+		return false
 	}
-	return false, false
+	return false
+}
+
+// marked counts the mark of record i in the metrics, if any, and times it.
+func (t *table[T]) marked(i int32) {
+	if t.m != nil {
+		t.m.marked()
+		t.stamps[i].added = t.m.now()
+	}
 }
 
 func (t *table[T]) alloc(item T, h uint64) int32 {
@@ -96,6 +134,9 @@ func (t *table[T]) alloc(item T, h uint64) int32 {
 		return i
 	}
 	t.slab = append(t.slab, r)
+	if t.m != nil {
+		t.stamps = append(t.stamps, stamps{})
+	}
 	return int32(len(t.slab) - 1)
 }
 
@@ -110,7 +151,10 @@ func (t *table[T]) push(i int32) {
 	t.nQueued++
 }
 
-// pop hands out the oldest queued item and marks it processing.
+// pop hands out the oldest queued item and marks it processing. With
+// metrics, it counts the hand-out and observes how long the item waited
+// since the Add that marked it: one clock reading ends the wait and starts
+// the work, where client-go reads the clock twice.
 func (t *table[T]) pop() (item T, ok bool) {
 	if t.head == 0 {
 		return item, false
@@ -125,12 +169,44 @@ func (t *table[T]) pop() (item T, ok bool) {
 	r.state = processing
 	t.processing++
 	t.lastOut = i + 1
+	if t.m != nil {
+		now := t.m.now()
+		t.m.depth.Dec()
+		s := &t.stamps[i]
+		t.m.latency.Observe((now - s.added).Seconds())
+		s.started, s.at = now, int32(len(t.busy))
+		t.busy = append(t.busy, i)
+	}
 	return r.item, true
 }
 
-// done ends the processing of item and reports whether it went back to the
-// ready list because it was added while being processed; otherwise the
-// item is released. Done of an item that is not being processed is
+// finished ends the processing of record i in the metrics: it observes
+// the work duration and takes the record off busy.
+func (t *table[T]) finished(i int32) {
+	if t.m == nil {
+		return
+	}
+	s := &t.stamps[i]
+	t.m.workDuration.Observe((t.m.now() - s.started).Seconds())
+	last := t.busy[len(t.busy)-1]
+	t.busy[s.at] = last
+	t.stamps[last].at = s.at
+	t.busy = t.busy[:len(t.busy)-1]
+}
+
+// started yields the time each item being processed was handed out, for
+// the unfinished-work gauges.
+func (t *table[T]) started(yield func(time.Duration) bool) {
+	for _, i := range t.busy {
+		if !yield(t.stamps[i].started) {
+			return
+		}
+	}
+}
+
+// done ends the processing of item (observing its work duration, with
+// metrics) and reports whether it went back to the ready list because it
+// was added while being processed; otherwise the item is released. Done of an item that is not being processed is
 // ignored: client-go would push a dirty item twice in that case
 // (kubernetes/kubernetes#141079), breaking dedup. h is item's hash under
 // t.seed if the caller has computed it already (Sharded, to pick the
@@ -155,9 +231,11 @@ func (t *table[T]) done(item T, h uint64) (requeued bool) {
 	}
 	switch r := &t.slab[i]; r.state {
 	case processing:
+		t.finished(i)
 		t.processing--
 		t.release(i)
 	case processingDirty:
+		t.finished(i)
 		r.state = queued
 		t.processing--
 		t.push(i)
@@ -176,6 +254,7 @@ func (t *table[T]) release(i int32) {
 		// Nothing is live, so the ready list and counts are already zero.
 		// The seed is not rewritten: Mutex.Add reads it outside the lock.
 		t.index, t.slab, t.free, t.lastOut = index[T, int32]{}, nil, nil, 0
+		t.stamps, t.busy = nil, nil
 	}
 }
 

@@ -39,7 +39,11 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 // entry first installs the raise itself. A Get never passes a ring whose
 // first slot a push has taken but not yet filled (entries of adds that
 // returned may wait behind it), and one that meets a stale entry of an item
-// queued again scans again from the top.
+// queued again scans again from the top. A Get takes an item when it pops
+// its entry, before it marks it processing: an add that finds the item
+// queued but popped marks it to be queued again by its Done (see taken).
+// Before it pops, a Get checks that no push completed since at a level it
+// passed as empty, else it scans again (see scan).
 //
 // An item added while processed is marked dirty and pushed by its Done, at
 // the tail of its priority. A waiting item made ready by a plain add also goes to the tail.
@@ -167,7 +171,8 @@ type lfLevel[T comparable] struct {
 	id      uint64 // unique to this level: a priority used again gets a new level
 	n       atomic.Int64
 	pushing atomic.Int64
-	hot     atomic.Bool // pushed to since the last sweep
+	done    atomic.Uint64 // pushes completed: a scan that passed the level checks it (see scan)
+	hot     atomic.Bool   // pushed to since the last sweep
 	q       *mpmc.Queue[lfEntry[T]]
 }
 
@@ -311,6 +316,7 @@ func (c *lockFreeCore[T]) push(r *lfRec[T], st *lfState) {
 	}
 	l.pushing.Add(1)
 	pos := l.q.Push(lfEntry[T]{r: r, st: st}) + 1
+	l.done.Add(1)
 	st.level.Store(l.id)
 	for old := st.pos.Load(); (old == 0 || pos < old) && !st.pos.CompareAndSwap(old, pos); old = st.pos.Load() {
 	}
@@ -460,9 +466,10 @@ func (c *lockFreeCore[T]) raised(from, to int) {
 	}
 }
 
-// lfRaisePushed, when set by a test, runs between a raise's push and its
-// install, to force what may happen there.
-var lfRaisePushed func()
+// lfRaisePushed and lfScanPassed, when set by a test, run between a
+// raise's push and its install, and after a scan passed a level, to force
+// what may happen there.
+var lfRaisePushed, lfScanPassed func()
 
 // addNow makes item ready at prio, or raises it to prio.
 func (c *lockFreeCore[T]) addNow(item T, prio int) {
@@ -582,9 +589,9 @@ func (c *lockFreeCore[T]) addTaken(r *lfRec[T], s *lfState, prio int) bool {
 // claim marks the item of e, an entry a Get popped, processing, and
 // returns the priority it is handed out at; ok is false when e is stale.
 // The item is still in e's state, or in the raise e pushed that its adder
-// has yet to install (the Get installs it, unless the state it replaces
-// was popped too: that pop hands the item out), or marked queued again by
-// adds that came after the pop (see addTaken).
+// has yet to install (the Get installs it; a Get that popped the state it
+// replaces then finds its entry stale), or marked queued again by adds
+// that came after the pop (see addTaken).
 func (c *lockFreeCore[T]) claim(e lfEntry[T]) (prio int, ok bool) {
 	for {
 		s := e.r.st.Load()
@@ -595,7 +602,7 @@ func (c *lockFreeCore[T]) claim(e lfEntry[T]) (prio int, ok bool) {
 				c.handedOut(e.r, s.prio)
 				return s.prio, true
 			}
-		case s == e.st.from && !c.taken(s):
+		case s == e.st.from:
 			if e.r.st.CompareAndSwap(s, e.st) {
 				e.st.installed.Store(true) // a raise whose adder has yet to install it
 			}
@@ -635,10 +642,22 @@ func (c *lockFreeCore[T]) pop() (item T, prio int, ok bool) {
 // nothing, though entries of adds that returned may wait behind that slot;
 // taking an item of a lower priority then would overtake them, so scan
 // stops there and Get waits for the push (see takeable).
+//
+// Levels that scan passed as empty may have been pushed to since, and an
+// add at a lower level may have returned after such a push: taking its
+// item would overtake a higher priority whose add came first. So before it
+// pops, scan checks that no push to a level it passed completed since it
+// looked (their done counts, read before it found them empty, are
+// unchanged) and that no level was made or retired; else it scans again.
 func (c *lockFreeCore[T]) scan() (item T, prio int, ok, again bool) {
-	empty := 0
-	for _, l := range *c.levels.Load() {
+	levels := c.levels.Load()
+	var passed uint64 // the done counts of the levels passed, summed
+	for empty, l := range *levels {
+		done := l.done.Load()
 		for l.n.Load() > 0 {
+			if !c.unchanged(levels, empty, passed) {
+				return item, 0, false, true
+			}
 			e, ok := c.popEntry(l)
 			if !ok {
 				if l.pushing.Load() > 0 {
@@ -657,12 +676,28 @@ func (c *lockFreeCore[T]) scan() (item T, prio int, ok, again bool) {
 				return item, 0, false, true
 			}
 		}
-		empty++
+		passed += done
+		if lfScanPassed != nil {
+			lfScanPassed()
+		}
 	}
-	if empty > 0 {
+	if len(*levels) > 0 {
 		c.sweep()
 	}
 	return item, 0, false, false
+}
+
+// unchanged reports whether levels is still the queue's and the first
+// passed of them, the ones a scan passed, saw no push complete since their
+// done counts summed to sum.
+func (c *lockFreeCore[T]) unchanged(levels *[]*lfLevel[T], passed int, sum uint64) bool {
+	if c.levels.Load() != levels {
+		return false
+	}
+	for _, l := range (*levels)[:passed] {
+		sum -= l.done.Load()
+	}
+	return sum == 0
 }
 
 // popEntry pops l's first entry, which hands its item out unless it is

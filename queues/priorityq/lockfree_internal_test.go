@@ -184,3 +184,35 @@ func TestLockFreeRaiseInstalledByGetThenDone(t *testing.T) {
 		t.Fatalf("Len after the raise returned = %d, want 0: the item handed out and Done was queued again", n)
 	}
 }
+
+// TestLockFreeGetSeesPushAboveLevelPassed: a Get that passed an empty
+// level and then finds an item lower down must not take it when, in
+// between, an add at the passed level returned and then the lower item's
+// add began: the first add's priority comes first (linearizability
+// checker, issue 28: a Get parked across Add(2, priority 2) and then
+// Add(1, priority 0) returned 1@0 while 2@2 was queued).
+func TestLockFreeGetSeesPushAboveLevelPassed(t *testing.T) {
+	q, err := NewLockFree(Options[string]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.ShutDown()
+	for p, item := range []string{"z", "l", "h"} { // levels 0, 1 and 2, the upper two emptied
+		q.AddWithOpts(AddOpts{Priority: ptr.To(p)}, item)
+	}
+	for _, want := range []string{"h", "l"} {
+		if item, _ := q.Get(); item != want {
+			t.Fatalf("Get = %s, want %s", item, want)
+		}
+		q.Done(want)
+	}
+	lfScanPassed = func() { // the Get has passed level 2
+		lfScanPassed = nil
+		q.AddWithOpts(AddOpts{Priority: ptr.To(2)}, "a")
+		q.AddWithOpts(AddOpts{Priority: ptr.To(1)}, "b")
+	}
+	defer func() { lfScanPassed = nil }()
+	if item, prio, _ := q.GetWithPriority(); item != "a" || prio != 2 {
+		t.Fatalf("Get = %s@%d, want a@2: added at 2 before b was added at 1", item, prio)
+	}
+}

@@ -39,7 +39,11 @@ var _ PriorityQueue[string] = (*LockFree[string])(nil)
 // entry first installs the raise itself. A Get never passes a ring whose
 // first slot a push has taken but not yet filled (entries of adds that
 // returned may wait behind it), and one that meets a stale entry of an item
-// queued again scans again from the top.
+// queued again scans again from the top. A Get takes an item when it pops
+// its entry, before it marks it processing: an add that finds the item
+// queued but popped marks it to be queued again by its Done (see taken).
+// Before it pops, a Get checks that no push completed since at a level it
+// passed as empty, else it scans again (see scan).
 //
 // An item added while processed is marked dirty and pushed by its Done, at
 // the tail of its priority. A waiting item made ready by a plain add also goes to the tail.
@@ -72,6 +76,7 @@ type lockFreeCore[T comparable] struct {
 
 	levels  atomic.Pointer[[]*lfLevel[T]] // highest priority first; copied on change
 	levelMu sync.Mutex                    // serialises level inserts and sweeps
+	levelID uint64                        // the last level's id; under levelMu
 
 	recs *xsync.Map[T, *lfRec[T]]
 
@@ -126,6 +131,14 @@ type lfState struct {
 	from *lfState
 	// installed is set by a Get that installed this raise for its adder.
 	installed atomic.Bool
+	// level and pos say where a push put the state: the id of its level
+	// and 1 + the lowest ring position of its pushes (0 before any push
+	// returned); popped is set by a Get right after it pops an entry of
+	// the state. With them an add that finds the item queued learns
+	// whether a Get has popped it and is about to hand it out (see taken).
+	level  atomic.Uint64
+	pos    atomic.Uint64
+	popped atomic.Bool
 }
 
 var (
@@ -155,9 +168,11 @@ type lfEntry[T comparable] struct {
 // yet filled it keeps every later entry of the ring from Get (see scan).
 type lfLevel[T comparable] struct {
 	prio    int
+	id      uint64 // unique to this level: a priority used again gets a new level
 	n       atomic.Int64
 	pushing atomic.Int64
-	hot     atomic.Bool // pushed to since the last sweep
+	done    atomic.Uint64 // pushes completed: a scan that passed the level checks it (see scan)
+	hot     atomic.Bool   // pushed to since the last sweep
 	q       *mpmc.Queue[lfEntry[T]]
 }
 
@@ -226,7 +241,8 @@ func (c *lockFreeCore[T]) level(prio int, retired bool) *lfLevel[T] {
 	if err != nil {
 		panic(err) // lfSegment is a valid constant
 	}
-	l := &lfLevel[T]{prio: prio, q: q}
+	c.levelID++
+	l := &lfLevel[T]{prio: prio, id: c.levelID, q: q}
 	l.hot.Store(true) // its first push is on its way
 	next := slices.Insert(slices.Clone(cur), i, l)
 	c.levels.Store(&next)
@@ -299,7 +315,11 @@ func (c *lockFreeCore[T]) push(r *lfRec[T], st *lfState) {
 		l.hot.Store(true)
 	}
 	l.pushing.Add(1)
-	l.q.Push(lfEntry[T]{r: r, st: st})
+	pos := l.q.Push(lfEntry[T]{r: r, st: st}) + 1
+	l.done.Add(1)
+	st.level.Store(l.id)
+	for old := st.pos.Load(); (old == 0 || pos < old) && !st.pos.CompareAndSwap(old, pos); old = st.pos.Load() {
+	}
 	st.pushed.Store(true)
 	wake := 1
 	if l.pushing.Add(-1) == 0 {
@@ -446,10 +466,22 @@ func (c *lockFreeCore[T]) raised(from, to int) {
 	}
 }
 
+// lfRaisePushed and lfScanPassed, when set by a test, run between a
+// raise's push and its install, and after a scan passed a level, to force
+// what may happen there.
+var lfRaisePushed, lfScanPassed func()
+
 // addNow makes item ready at prio, or raises it to prio.
 func (c *lockFreeCore[T]) addNow(item T, prio int) {
 	var raise *lfState // the raise pushed by the last round, if any
 	for {
+		// A Get installed the raise: it sets the flag before it moves the
+		// record on, so it is seen whatever came next, even a Done that
+		// dropped the record (an insert then would queue the item twice).
+		if raise != nil && raise.installed.Load() {
+			c.raised(raise.from.prio, prio)
+			return
+		}
 		r, ok := c.recs.Load(item)
 		if !ok {
 			if c.insert(item, nil, prio) {
@@ -458,9 +490,7 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			continue // someone else inserted it: look again
 		}
 		s := r.st.Load()
-		if raise != nil && (s == raise || raise.installed.Load()) {
-			// A Get installed the raise: it sets the flag before it moves
-			// the record on, so after the Load above the flag is seen.
+		if raise != nil && s == raise { // installed, the flag on its way
 			c.raised(raise.from.prio, prio)
 			return
 		}
@@ -468,6 +498,10 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 		case s.flags&fDead != 0:
 			// Its Done is deleting it: take its place rather than wait.
 			if c.insert(item, r, prio) {
+				return
+			}
+		case s.flags&fQueued != 0 && c.taken(s):
+			if c.addTaken(r, s, prio) {
 				return
 			}
 		case s.flags&fQueued != 0:
@@ -479,6 +513,15 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			// on this one. Should the CAS fail, the entry stays stale.
 			raise = &lfState{flags: fQueued, prio: prio, from: s}
 			c.push(r, raise)
+			if lfRaisePushed != nil {
+				lfRaisePushed()
+			}
+			if c.taken(s) { // popped meanwhile: the raise comes too late
+				if c.addTaken(r, s, prio) {
+					return
+				}
+				continue
+			}
 			if r.st.CompareAndSwap(s, raise) {
 				c.raised(s.prio, prio)
 				return
@@ -487,7 +530,9 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 			if prio <= s.prio {
 				return
 			}
-			if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio}) {
+			// from stays: a Get that popped the state it replaces may
+			// still have to take this one over (see claim).
+			if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio, from: s.from}) {
 				c.raised(s.prio, prio)
 				return
 			}
@@ -500,6 +545,75 @@ func (c *lockFreeCore[T]) addNow(item T, prio int) {
 				return
 			}
 			c.release(pendingOne)
+		}
+	}
+}
+
+// taken reports whether a Get has popped an entry of st, r's queued state:
+// that Get hands the item out, whether or not it has marked it processing
+// yet, for the pop is where Get takes an item (other Gets no longer see
+// it). The ring's Popped is exact at the instant it reads the head, so an
+// add that reads false here ordered its look before the pop; popped covers
+// a twin push (see visibleNow) whose position is not recorded yet. A level
+// retired since the push held no entry of st any more.
+func (c *lockFreeCore[T]) taken(st *lfState) bool {
+	if st.popped.Load() {
+		return true
+	}
+	pos := st.pos.Load()
+	if pos == 0 {
+		return false // no push returned: no entry can have been popped
+	}
+	levels := *c.levels.Load()
+	i, ok := find(levels, st.prio)
+	return !ok || levels[i].id != st.level.Load() || levels[i].q.Popped(pos-1)
+}
+
+// addTaken is an add at prio of r's item while a Get that popped s, its
+// queued state, has yet to mark it processing: as for an item processed,
+// it marks the item to be queued again at prio by its Done, leaving s as
+// from so that the Get takes the new state over (see claim). It reports
+// false when the state moved on first.
+func (c *lockFreeCore[T]) addTaken(r *lfRec[T], s *lfState, prio int) bool {
+	if !c.reserve(pendingOne) {
+		return true
+	}
+	if r.st.CompareAndSwap(s, &lfState{flags: fProcessing | fDirty, prio: prio, from: s}) {
+		c.counted(r, prio)
+		return true
+	}
+	c.release(pendingOne)
+	return false
+}
+
+// claim marks the item of e, an entry a Get popped, processing, and
+// returns the priority it is handed out at; ok is false when e is stale.
+// The item is still in e's state, or in the raise e pushed that its adder
+// has yet to install (the Get installs it; a Get that popped the state it
+// replaces then finds its entry stale), or marked queued again by adds
+// that came after the pop (see addTaken).
+func (c *lockFreeCore[T]) claim(e lfEntry[T]) (prio int, ok bool) {
+	for {
+		s := e.r.st.Load()
+		switch {
+		case s == e.st:
+			if e.r.st.CompareAndSwap(s, lfProcessing) {
+				c.counts.Add(processingOne - queuedOne)
+				c.handedOut(e.r, s.prio)
+				return s.prio, true
+			}
+		case s == e.st.from:
+			if e.r.st.CompareAndSwap(s, e.st) {
+				e.st.installed.Store(true) // a raise whose adder has yet to install it
+			}
+		case s.from == e.st && s.flags&fProcessing != 0:
+			if e.r.st.CompareAndSwap(s, &lfState{flags: s.flags, prio: s.prio}) {
+				c.counts.Add(processingOne - queuedOne)
+				c.handedOut(e.r, e.st.prio)
+				return e.st.prio, true
+			}
+		default:
+			return 0, false // raised, queued again or handed out since
 		}
 	}
 }
@@ -528,43 +642,73 @@ func (c *lockFreeCore[T]) pop() (item T, prio int, ok bool) {
 // nothing, though entries of adds that returned may wait behind that slot;
 // taking an item of a lower priority then would overtake them, so scan
 // stops there and Get waits for the push (see takeable).
+//
+// Levels that scan passed as empty may have been pushed to since, and an
+// add at a lower level may have returned after such a push: taking its
+// item would overtake a higher priority whose add came first. So before it
+// pops, scan checks that no push to a level it passed completed since it
+// looked (their done counts, read before it found them empty, are
+// unchanged) and that no level was made or retired; else it scans again.
 func (c *lockFreeCore[T]) scan() (item T, prio int, ok, again bool) {
-	empty := 0
-	for _, l := range *c.levels.Load() {
+	levels := c.levels.Load()
+	var passed uint64 // the done counts of the levels passed, summed
+	for empty, l := range *levels {
+		done := l.done.Load()
 		for l.n.Load() > 0 {
-			e, ok := l.q.TryPop()
+			if !c.unchanged(levels, empty, passed) {
+				return item, 0, false, true
+			}
+			e, ok := c.popEntry(l)
 			if !ok {
 				if l.pushing.Load() > 0 {
 					return item, 0, false, false // being pushed: wait for it
 				}
 				break // taken by Gets that have yet to count it
 			}
-			l.n.Add(-1)
-			s := e.r.st.Load()
-			if s != e.st && s == e.st.from && e.r.st.CompareAndSwap(s, e.st) {
-				e.st.installed.Store(true) // a raise whose adder has yet to install it
-				s = e.st
-			}
-			if s == e.st && e.r.st.CompareAndSwap(s, lfProcessing) {
-				c.counts.Add(processingOne - queuedOne)
-				c.handedOut(e.r, s.prio)
+			if prio, ok := c.claim(e); ok {
 				if empty > lfIdleLevels {
 					c.sweep()
 				}
-				return e.r.key, s.prio, true, false
+				return e.r.key, prio, true, false
 			}
-			// stale: raised, queued again or handed out since
 			if s := e.r.st.Load(); s.flags&fQueued != 0 {
 				c.visibleNow(e.r, s)
 				return item, 0, false, true
 			}
 		}
-		empty++
+		passed += done
+		if lfScanPassed != nil {
+			lfScanPassed()
+		}
 	}
-	if empty > 0 {
+	if len(*levels) > 0 {
 		c.sweep()
 	}
 	return item, 0, false, false
+}
+
+// unchanged reports whether levels is still the queue's and the first
+// passed of them, the ones a scan passed, saw no push complete since their
+// done counts summed to sum.
+func (c *lockFreeCore[T]) unchanged(levels *[]*lfLevel[T], passed int, sum uint64) bool {
+	if c.levels.Load() != levels {
+		return false
+	}
+	for _, l := range (*levels)[:passed] {
+		sum -= l.done.Load()
+	}
+	return sum == 0
+}
+
+// popEntry pops l's first entry, which hands its item out unless it is
+// stale (see claim).
+func (c *lockFreeCore[T]) popEntry(l *lfLevel[T]) (lfEntry[T], bool) {
+	e, ok := l.q.TryPop()
+	if ok {
+		e.st.popped.Store(true)
+		l.n.Add(-1)
+	}
+	return e, ok
 }
 
 func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int) {

@@ -17,8 +17,9 @@
 // says: client-go's utilruntime.HandleCrash by default. Once the slices have grown to the backlog, the fan-out (Push and
 // the run loop) allocates nothing per event or per handler
 // (TestPushDoesNotAllocatePerEvent); slices a burst grew past keepEvents
-// are released once drained (TestDrainedBurstIsReleased), so an initial
-// list does not pin its size. The informer path before the fan-out does
+// are released once drained (TestDrainedBurstIsReleased), and smaller ones
+// once the batches after the burst stay far smaller
+// (TestBuffersShrinkAfterBurst), so an initial list does not pin its size. The informer path before the fan-out does
 // allocate:
 // BenchmarkInformerFanout counts about 5 allocations per event whatever
 // the number of handlers, in the FIFO's and the store's key strings.
@@ -326,6 +327,7 @@ func (l *Listener) stop() {
 func (l *Listener) run() {
 	defer close(l.done)
 	var spare []Event // the drained batch, emptied, for Push to refill
+	recent := 0       // the batches' recent size (see fit)
 	crashed := false  // the last handler call panicked: pause before the next
 	for {
 		l.mu.Lock()
@@ -348,8 +350,33 @@ func (l *Listener) run() {
 			}
 			crashed = !l.deliver(&batch[i])
 		}
-		spare = Recycle(batch) // outside the lock Push takes
+		recent = max(len(batch), recent-recent/8)
+		spare = fit(batch, recent) // outside the lock Push takes
 	}
+}
+
+// minKeep sets the floor of fit: a buffer of up to 4 × minKeep events
+// (256, 10 KB) is kept whatever size its batches have been.
+const minKeep = 64
+
+// fit recycles a registration's drained buffer for its next batch unless
+// the buffer is far larger than the batches it has been carrying: recent
+// follows the batches' size, jumping up to a large one and decaying by an
+// eighth per batch, so a buffer more than four times recent is dropped (a
+// dozen or so small batches after an initial list of 2,000 objects), while
+// batches of a steady size, or small ones with a large one every few, keep
+// theirs and allocate nothing (TestMixedBatchesAllocateNothing).
+// keepEvents alone let each registration pin two buffers sized to the
+// largest batch the consumer pops (client-go's 1,000 events, 40 KB each)
+// for the informer's life, and kube-controller-manager's shape has one
+// registration per controller on an informer (controller-many: 20). A
+// registration that gets no batch at all after a burst keeps its buffers,
+// within keepEvents.
+func fit(buf []Event, recent int) []Event {
+	if cap(buf) > 4*max(recent, minKeep) {
+		return nil
+	}
+	return Recycle(buf)
 }
 
 // keepEvents is the largest event buffer kept for reuse once drained.

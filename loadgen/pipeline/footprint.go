@@ -69,8 +69,8 @@ type relists struct {
 	// a lock.
 	spans   atomic.Pointer[[]span]
 	longest atomic.Int64
-	applied            atomic.Int64
-	peak               atomic.Uint64
+	applied atomic.Int64
+	peak    atomic.Uint64
 	// lat is recorded by the handler's goroutine alone.
 	lat *metrics.Latency
 }

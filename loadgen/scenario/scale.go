@@ -42,9 +42,10 @@ func scale(name, doc string, objects, payload int) Scenario {
 	o.Readers = 0
 	o.Schedule = gen.Schedule{Rate: 5000}
 	o.Footprint = true
-	// Listing and applying a million objects makes no notification for
-	// seconds (the source builds the list, the Reflector extracts it).
-	o.Stall = time.Minute
+	// The initial list makes no notification until the source has built
+	// a million objects and the Reflector extracted them: half a minute
+	// on a busy 2-core machine.
+	o.Stall = 2 * time.Minute
 	return Scenario{Name: name, Doc: doc, Gen: g, Opts: o, Pipelines: []pipeline.Kind{pipeline.Store},
 		Stacks: map[pipeline.Kind]string{pipeline.Store: scaleStacks}}
 }

@@ -153,6 +153,21 @@ bench-scaling: BENCHTIME = 0.3s
 bench-scaling: ## Contention benchmarks at GOMAXPROCS 1..16 into RAW_DIR/<date>-<sha>-<host>-scaling.txt (CPU, COUNT, BENCHTIME, BENCHBIN=prebuilt bench.test)
 	CPU='$(CPU)' COUNT='$(COUNT)' BENCHTIME='$(BENCHTIME)' MAX_SECONDS='$(MAX_SECONDS)' RAW_DIR='$(RAW_DIR)' NOTE='$(NOTE)' GO='$(GO)' sh bench/scaling.sh run $(BENCHBIN)
 
+# scale (issue 27): the scale and scale-200k load scenarios (1,000,000
+# small pods; 200,000 at the default payload) over client-go's informer,
+# the drop-in built with zero Options and the best stack, SCALE_COUNT
+# interleaved rounds, into RAW_DIR/<date>-<sha>-<host>-scale.txt through
+# bench-save (no benchmarks). Not part of ci or test: on 2 cores one round
+# of scale took 2.5 minutes and 6 GiB peak RSS, of scale-200k under 2
+# minutes, so the default 3 rounds take about 13 minutes. SCALE_FLAGS go to
+# `queuelab run` (e.g. --objects 20000 for a quick check of the target).
+SCALE_COUNT ?= 3
+SCALE_FLAGS ?=
+.PHONY: scale
+scale: ## Time to synced, informer heap per object, heap and staleness in relists at 1M and 200k pods into RAW_DIR/<date>-<sha>-<host>-scale.txt (SCALE_COUNT, SCALE_FLAGS, NOTE)
+	$(MAKE) bench-save BENCH=NONE COUNT=1 SAVE_LOAD_SCENARIOS=scale,scale-200k SAVE_LOAD_COUNT='$(SCALE_COUNT)' \
+	  RAW_TAG=scale LOAD_FLAGS='$(SCALE_FLAGS)' NOTE='$(NOTE)'
+
 .PHONY: compare
 compare: ## Compare result files: OLD=f (ratios to clientgo) or OLD=a NEW=b; GATE=1 [TOLERANCE=5% GATE_IMPL=all GATE_ALPHA=0.01] fails on regressions
 	@test -n "$(OLD)" || { echo "usage: make compare OLD=file [NEW=file] [GATE=1 TOLERANCE=5% GATE_IMPL=name,... GATE_ALPHA=0.01]"; exit 2; }

@@ -78,7 +78,17 @@ type Stack struct {
 	Store StoreEntry
 	FIFO  FIFOEntry
 	WorkQ WorkQEntry
+	// Default makes the informer the drop-in as a controller gets it
+	// without choosing parts (NewDefaultInformer), named DefaultStack in
+	// place of <store>+<fifo>: whatever the informer's defaults become,
+	// the stack follows them. Store and FIFO are then unused.
+	Default bool
 }
+
+// DefaultStack is the --impl name of the drop-in informer built with zero
+// informer.Options (Stack.Default), in the store pipeline; the informer
+// pipeline takes it as "default+<workq>".
+const DefaultStack = "default"
 
 // Name is the stack's impl= value for pipeline k: "<workq>",
 // "<store>+<fifo>" or "<store>+<fifo>+<workq>".
@@ -95,6 +105,12 @@ func (s Stack) IsBaseline(k Kind) bool {
 }
 
 func (s Stack) names(k Kind) []string {
+	switch {
+	case s.Default && k == Store:
+		return []string{DefaultStack}
+	case s.Default && k == Informer:
+		return []string{DefaultStack, s.WorkQ.Name}
+	}
 	switch k {
 	case WorkQueue:
 		return []string{s.WorkQ.Name}
@@ -215,16 +231,9 @@ func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
 			}
 			continue
 		}
-		parts := strings.Split(item, "+")
-		switch {
-		case len(parts) == 1:
-			parts = slices.Repeat(parts, len(fams))
-		case len(parts) != len(fams):
-			return nil, fmt.Errorf("--impl: %q: the %s pipeline takes %d names joined by '+' (%s)", item, k, len(fams), formHint(fams))
-		}
-		s, err := r.stack(k, parts)
+		s, err := r.item(k, fams, item)
 		if err != nil {
-			return nil, fmt.Errorf("--impl: %w", err)
+			return nil, err
 		}
 		name := s.Name(k)
 		switch {
@@ -237,6 +246,45 @@ func (r Registries) Select(k Kind, spec string) ([]Stack, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// item resolves one --impl item other than "all" for pipeline k.
+func (r Registries) item(k Kind, fams []family, item string) (Stack, error) {
+	parts := strings.Split(item, "+")
+	if parts[0] == DefaultStack && k != WorkQueue {
+		return r.defaultStack(k, parts[1:])
+	}
+	switch {
+	case len(parts) == 1:
+		parts = slices.Repeat(parts, len(fams))
+	case len(parts) != len(fams):
+		return Stack{}, fmt.Errorf("--impl: %q: the %s pipeline takes %d names joined by '+' (%s)", item, k, len(fams), formHint(fams))
+	}
+	s, err := r.stack(k, parts)
+	if err != nil {
+		return Stack{}, fmt.Errorf("--impl: %w", err)
+	}
+	return s, nil
+}
+
+// defaultStack is the DefaultStack of pipeline k; rest names its work
+// queue in the informer pipeline and is empty in the store pipeline.
+func (r Registries) defaultStack(k Kind, rest []string) (Stack, error) {
+	names := []string{labregistry.Baseline, labregistry.Baseline}
+	switch {
+	case k == Informer && len(rest) == 1:
+		names = append(names, rest[0])
+	case k == Informer:
+		return Stack{}, fmt.Errorf("--impl: the informer pipeline takes %s+<workq>", DefaultStack)
+	case len(rest) > 0:
+		return Stack{}, fmt.Errorf("--impl: the %s pipeline takes %s alone", k, DefaultStack)
+	}
+	s, err := r.stack(k, names)
+	if err != nil {
+		return Stack{}, fmt.Errorf("--impl: %w", err)
+	}
+	s.Default = true
+	return s, nil
 }
 
 // all is Select's "all" set for pipeline k.

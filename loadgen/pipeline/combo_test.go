@@ -69,6 +69,29 @@ func TestSelectErrorsNameTheFlag(t *testing.T) {
 	assert.ErrorContains(t, err, "selected twice")
 }
 
+// TestSelectDefaultIsTheZeroOptionsInformer: "default" names the drop-in
+// built with zero informer.Options, alone in the store pipeline and with a
+// work queue in the informer pipeline; it is no baseline.
+func TestSelectDefaultIsTheZeroOptionsInformer(t *testing.T) {
+	r := registriesWith()
+	stacks, err := r.Select(Store, "clientgo,default")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"clientgo+clientgo", "default"}, names(Store, stacks))
+	assert.True(t, stacks[1].Default)
+	assert.False(t, stacks[1].IsBaseline(Store))
+
+	stacks, err = r.Select(Informer, "default+mutex")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"default+mutex"}, names(Informer, stacks))
+
+	_, err = r.Select(Informer, "default")
+	assert.ErrorContains(t, err, "default+<workq>")
+	_, err = r.Select(Store, "default+mutex")
+	assert.ErrorContains(t, err, "takes default alone")
+	_, err = r.Select(Store, "default,default")
+	assert.ErrorContains(t, err, "selected twice")
+}
+
 func TestExplicitIsTheProduct(t *testing.T) {
 	r := registriesWith()
 	stacks, err := r.Explicit(Informer, "lockfree,sharded", "", "mutex")

@@ -39,6 +39,9 @@ type env struct {
 	// caughtUp, if set, must hold too before the measured phase is
 	// drained: a blocked handler has seen every notification.
 	caughtUp func() bool
+	// fp follows lists and notifications for Options.Footprint (nil:
+	// off).
+	fp *relists
 }
 
 // now is the run's clock in ns; emissions and covers use the same one.

@@ -44,6 +44,9 @@ func (e *env) newFront(st Stack, h cache.ResourceEventHandler, others ...cache.R
 	if err := f.src.Inject(e.o.Faults); err != nil {
 		return nil, err
 	}
+	if e.fp != nil {
+		f.src.OnList = e.fp.listed
+	}
 	inf, err := st.NewInformer(f.src.ListerWatcher(), &corev1.Pod{}, InformerOptions{
 		Indexers:  indexers(),
 		Handler:   h,
@@ -161,12 +164,18 @@ func (e *env) applied(old, obj any) (k int, rv uint64, ok bool) {
 		switch orv, _ := gen.RV(p); {
 		case orv == rv:
 			e.led.Renotified(k)
+			if e.fp != nil {
+				e.fp.notified(k, rv, false)
+			}
 			return k, rv, true
 		case orv > rv:
 			e.led.Flag(account.Regressed, k)
 		}
 	}
 	e.led.Applied(k, rv, false)
+	if e.fp != nil {
+		e.fp.notified(k, rv, false)
+	}
 	return k, rv, true
 }
 
@@ -188,6 +197,9 @@ func (e *env) deleted(obj any) (int, bool) {
 		rv, _ = gen.RV(p)
 	}
 	e.led.Applied(k, rv, true)
+	if e.fp != nil {
+		e.fp.notified(k, rv, true)
+	}
 	return k, true
 }
 

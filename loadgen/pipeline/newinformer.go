@@ -46,12 +46,16 @@ type InformerOptions struct {
 //   - every other stack is the lab's drop-in,
 //     informer.NewSharedIndexInformer over st's store and FIFO (fifo
 //     "clientgo" is informer.RealFIFO, the same RealFIFO), test fixtures
-//     included: the drop-in takes any store and FIFO.
+//     included: the drop-in takes any store and FIFO;
+//   - a Default stack is NewDefaultInformer's.
 func (st Stack) NewInformer(lw cache.ListerWatcher, example runtime.Object, o InformerOptions) (InformerPath, error) {
 	var inf cache.SharedIndexInformer
-	if st.IsBaseline(Store) {
+	switch {
+	case st.Default:
+		return NewDefaultInformer(lw, example, o)
+	case st.IsBaseline(Store):
 		inf = cache.NewSharedIndexInformerWithOptions(lw, example, cache.SharedIndexInformerOptions{Indexers: o.Indexers})
-	} else {
+	default:
 		d, err := informer.NewSharedIndexInformer(lw, example, informer.Options{
 			SharedIndexInformerOptions: cache.SharedIndexInformerOptions{Indexers: o.Indexers},
 			FIFO:                       st.FIFO.New,

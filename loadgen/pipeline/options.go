@@ -47,6 +47,12 @@ type Options struct {
 	// account.Unconverged. Fault scenarios state one; recovering from a
 	// fault must not leave work behind for long.
 	Converge time.Duration
+	// Footprint measures what the informer costs at scale (store
+	// pipeline only): the time to synced, the heap its own structures
+	// hold per object, and the heap and staleness within relists
+	// (Result.Footprint). It costs two runtime.GCs and one rebuild of the
+	// initial list's objects between the sync and the measured phase.
+	Footprint bool
 }
 
 // ReadMix is the store pipeline's read operations as fractions summing to 1.

@@ -52,6 +52,9 @@ type Result struct {
 	ReadsPerSec  float64 `json:"reads_per_sec,omitempty"`
 	WritesPerSec float64 `json:"writes_per_sec,omitempty"`
 
+	// Footprint is set with Options.Footprint.
+	Footprint
+
 	Source watchsrc.Stats `json:"source"`
 	account.Verdict
 }

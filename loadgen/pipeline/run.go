@@ -51,6 +51,12 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 		return nil, err
 	}
 	e := &env{stream: s, objs: objs, led: account.New(s.Universe()), o: o, base: time.Now()}
+	if o.Footprint {
+		if k != Store {
+			return nil, fmt.Errorf("footprint: measured in the %s pipeline only, not %s", Store, k)
+		}
+		e.fp = newRelists(e)
+	}
 	layer := o.Layer
 	if layer == nil {
 		layer = DefaultLayer(st.WorkQ.Name == registry.Baseline)
@@ -94,6 +100,11 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 		return res, ctx.Err()
 	}
 	res.Sync = time.Since(t)
+	gauges := []metrics.Gauge{r.depth, e.led.Uncovered}
+	if e.fp != nil {
+		e.fp.atSync(&res.Footprint, heap0, objs, s.Config.Objects)
+		gauges = append(gauges, e.fp.sample)
+	}
 
 	snap0 := metrics.ReadSnapshot()
 	emitted0 := e.led.Emitted()
@@ -105,7 +116,7 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	if o.Progress != nil {
 		tick = func() { o.Progress(e.led.Emitted() - emitted0) }
 	}
-	sampler := metrics.StartSampler(tick, r.depth, e.led.Uncovered)
+	sampler := metrics.StartSampler(tick, gauges...)
 	e.measuring.Store(true)
 	t0 := time.Now()
 	r.release()
@@ -149,6 +160,9 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	}
 	res.GCPause, res.GCCPUFraction = usage.GCPause, usage.GCCPUFraction
 	stop()
+	if e.fp != nil {
+		e.fp.finish(&res.Footprint, heap0)
+	}
 	runtime.KeepAlive(r)
 	// Recorders are stopped: their histograms can be read.
 	all := metrics.NewLatency()

@@ -162,6 +162,9 @@ func (a *applier) done(latency int64, covered bool) {
 		a.writes.Add(1)
 		if covered {
 			a.lat.Record(latency)
+			if a.e.fp != nil {
+				a.e.fp.record(latency)
+			}
 		}
 	}
 }

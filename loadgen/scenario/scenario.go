@@ -97,7 +97,7 @@ func All() []Scenario {
 	smoke.Objects, smoke.Namespaces, smoke.Labels, smoke.Events = 2000, 20, 50, 10_000
 	smoke.RelistEvery, smoke.ResyncEvery, smoke.DisconnectEvery = 4*time.Second, 3*time.Second, 2*time.Second
 
-	return []Scenario{
+	return append([]Scenario{
 		{Name: "default", Doc: "busy controller: 50k pods, 500 namespaces, Zipf 1.1, 5% deletes, relist every 100 s simulated, open loop",
 			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer, pipeline.WorkQueue}, Stacks: informerStacks},
 		{Name: "relist-storm", Doc: "100k pods, a relist every 10 s simulated with 20% of deletes missed (tombstones): memory under Replace",
@@ -111,7 +111,7 @@ func All() []Scenario {
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
 		faultsWatch(informerStacks), faultsHandlers(informerStacks), controllerFaults(),
-	}
+	}, scaleScenarios()...)
 }
 
 // watchFaults is the faults-watch schedule: four closes and one of each

@@ -49,6 +49,11 @@ type Source struct {
 	// key, resourceVersion and time: controllers measure how long the
 	// informer's store takes to show it (lister staleness).
 	OnEmit func(k int, rv uint64, at int64)
+	// OnList, if set, is called from List with the objects it returns,
+	// before the Reflector has them (relist false for the initial list):
+	// a footprint run times the relist from here until every one was
+	// applied.
+	OnList func(items []*corev1.Pod, relist bool)
 
 	gate      chan struct{}
 	startOnce sync.Once
@@ -226,6 +231,9 @@ func (s *Source) list(_ context.Context, _ metav1.ListOptions) (runtime.Object, 
 			s.led.Begin(k)
 		}
 		s.view[k] = obj != nil
+	}
+	if s.OnList != nil {
+		s.OnList(items, s.lists.Load() > 0)
 	}
 	l := &podList{Items: items}
 	l.ResourceVersion = strconv.FormatUint(s.stream.RVAt(s.next), 10)

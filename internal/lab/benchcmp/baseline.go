@@ -41,3 +41,19 @@ func PeerOf(test, baseline string) string {
 	n := strings.Count(test, "+") + 1
 	return strings.Repeat(atom+"+", n-1) + atom
 }
+
+// PeerAmong is PeerOf within a run that measured impls: where test's
+// all-baseline counterpart was not measured (the informer built with zero
+// Options, "default", beside the stock stack "clientgo+clientgo"), the
+// run's baseline column (BaselineOf) stands in, so that a one-word name
+// still gets a ratio instead of a table of its own.
+func PeerAmong(impls []string, test, baseline string) string {
+	p := PeerOf(test, baseline)
+	if slices.Contains(impls, p) {
+		return p
+	}
+	if b := BaselineOf(impls, baseline); b != "" {
+		return b
+	}
+	return p
+}

@@ -304,6 +304,18 @@ func TestComposedImplementationsCompareToTheAllBaselineCombo(t *testing.T) {
 	// Each combination heads its own table.
 	assert.Regexp(t, `benchmark\s+clientgo\s+ring\npipeline=workqueue-2\s+100 ns ±\d+%\s+0\.25×\n`, text)
 	assert.Regexp(t, `benchmark\s+clientgo\+clientgo\+clientgo\s+mutex\+mutex\+mutex\npipeline=informer-2\s+100 ns ±\d+%\s+0\.40×\n`, text)
+
+	// A one-word stack beside a composed stock one (the informer built
+	// with zero Options, impl=default, beside clientgo+clientgo) takes the
+	// run's baseline column rather than heading a table of its own.
+	lone := newRun("").
+		add("BenchmarkInformerContention/readers=10", "clientgo+clientgo", 6, 100, 0).
+		add("BenchmarkInformerContention/readers=10", "default", 6, 1, 0).
+		write(t, "lone.txt")
+	text = ratiosToClientgo(t, lone)
+	assert.Regexp(t, `benchmark\s+clientgo\+clientgo\s+default\nreaders=10-2\s+100 ns ±\d+%\s+0\.01×\n`, text)
+	assert.Equal(t, "clientgo+clientgo", benchcmp.PeerAmong([]string{"clientgo+clientgo", "default"}, "default", "clientgo"))
+	assert.Equal(t, "clientgo", benchcmp.PeerAmong([]string{"clientgo", "ring"}, "ring", "clientgo"))
 }
 
 // ratiosToClientgo is `queuelab compare FILE`'s text for the file at path.

@@ -100,7 +100,7 @@ func (g *Grid) RatioTables(title string, lines []Line, baseline string, maxImpls
 	for _, c := range cols {
 		peer := ""
 		if base != "" {
-			peer = PeerOf(c, base)
+			peer = PeerAmong(cols, c, base)
 		}
 		if !slices.Contains(cols, peer) {
 			peer = ""

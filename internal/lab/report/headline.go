@@ -59,7 +59,7 @@ func memoryUnit(f *Family) string {
 // geometric mean of ratios, so an implementation that allocates nothing
 // where the baseline allocates is counted.
 func total(f *Family, impl, unit string) string {
-	peer := benchcmp.PeerOf(impl, f.Baseline)
+	peer := benchcmp.PeerAmong(f.Impls, impl, f.Baseline)
 	var sum, base float64
 	n := 0
 	for _, r := range f.rowsOf(unit) {

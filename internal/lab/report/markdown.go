@@ -230,7 +230,7 @@ func (p *page) writeCharts(pr printer, f *Family) {
 // from its baseline on row r in one of units.
 func differs(f *Family, r *benchcmp.Row, units []string) bool {
 	for _, impl := range f.Impls {
-		peer := benchcmp.PeerOf(impl, f.Baseline)
+		peer := benchcmp.PeerAmong(f.Impls, impl, f.Baseline)
 		for _, u := range units {
 			if c := f.Grid.Compare(r, u, peer, impl); impl != peer && c != nil && c.Significant() {
 				return true

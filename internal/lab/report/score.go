@@ -86,7 +86,7 @@ func rowsWhere(rows []*benchcmp.Row, key string, v float64) []*benchcmp.Row {
 // score is impl's Score on q, false if impl is a baseline of another arity
 // or was never compared.
 func score(f *Family, q question, impl string) (Score, bool) {
-	base := benchcmp.PeerOf(impl, f.Baseline)
+	base := benchcmp.PeerAmong(f.Impls, impl, f.Baseline)
 	if base == impl {
 		return Score{}, false // a baseline of another arity (clientgo+clientgo+clientgo)
 	}

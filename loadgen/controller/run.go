@@ -194,6 +194,16 @@ func (r *run) notified(obj any, deleted bool) {
 	}
 }
 
+// renotified books an update notification that carried the version the
+// store already held (a relist's Replace, a resync): the informer contract
+// allows one per relist and resync, which verify checks.
+func (r *run) renotified(old, obj any) {
+	k, rv, ok := r.keyRV(obj)
+	if _, orv, ook := r.keyRV(old); ok && ook && orv == rv {
+		r.led.Renotified(k)
+	}
+}
+
 func (r *run) keyRV(obj any) (int, uint64, bool) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -243,8 +253,12 @@ type booking struct {
 }
 
 func (b booking) OnAdd(obj any, initial bool) { b.r.notified(obj, false); b.h.OnAdd(obj, initial) }
-func (b booking) OnUpdate(old, obj any)       { b.r.notified(obj, false); b.h.OnUpdate(old, obj) }
-func (b booking) OnDelete(obj any)            { b.r.notified(obj, true); b.h.OnDelete(obj) }
+func (b booking) OnUpdate(old, obj any) {
+	b.r.notified(obj, false)
+	b.r.renotified(old, obj)
+	b.h.OnUpdate(old, obj)
+}
+func (b booking) OnDelete(obj any) { b.r.notified(obj, true); b.h.OnDelete(obj) }
 
 // controllerRun is a controller of one style, built and ready to start.
 type controllerRun interface {
@@ -262,6 +276,11 @@ type feed interface {
 	// release starts the measured stream.
 	release()
 	exhausted() <-chan struct{}
+	// exhaustedAt is when exhausted was closed, on the run's clock.
+	exhaustedAt() time.Duration
+	// patience is how long the run may now go without progress, if
+	// longer than Options.Stall (0: Stall).
+	patience() time.Duration
 	stats() watchsrc.Stats
 }
 
@@ -271,6 +290,8 @@ type sourceFeed struct{ *watchsrc.Source }
 func (f sourceFeed) listerWatcher() cache.ListerWatcher { return f.ListerWatcher() }
 func (f sourceFeed) release()                           { f.Start() }
 func (f sourceFeed) exhausted() <-chan struct{}         { return f.Exhausted() }
+func (f sourceFeed) exhaustedAt() time.Duration         { return f.ExhaustedAt() }
+func (f sourceFeed) patience() time.Duration            { return 0 }
 func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
 
 // Run drives stream s (objects objs) through a controller of style st on
@@ -280,6 +301,9 @@ func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
 func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objects, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if o.Outage != nil {
+		return nil, gen.Fieldf("restart-after", "an outage needs an API server (RunAPI)")
 	}
 	if o.Controllers > 1 && s.Stats.MissedDeletes > 0 {
 		return nil, gen.Fieldf("controllers", "%d controllers need a stream without missed deletes (it has %d)", o.Controllers, s.Stats.MissedDeletes)
@@ -449,7 +473,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	wg.Go(func() { base.RunWithContext(runCtx) })
 	synced := func() bool { return r.syncedAtAll() != 0 || s.Config.Objects == 0 }
 	if !o.Restart {
-		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
+		if res.Stalled = r.drain(ctx, nil, synced, src.patience); !res.Stalled {
 			res.Sync = time.Since(t0)
 			if stopProfiles, err = o.Profiles.Start(); err != nil {
 				return nil, err
@@ -461,7 +485,10 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		}
 	}
 	if !res.Stalled {
-		res.Stalled = r.drain(ctx, src.exhausted(), synced)
+		res.Stalled = r.drain(ctx, src.exhausted(), synced, src.patience)
+		if !res.Stalled {
+			res.Converge = time.Duration(r.now()) - src.exhaustedAt()
+		}
 	}
 	res.Duration = time.Since(t0)
 	if at := r.syncedAtAll(); o.Restart && at != 0 {
@@ -490,7 +517,8 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		res.HeapPerObject = float64(sub(metrics.LiveHeap(), heap0)) / float64(stored)
 	}
 	res.GCCPUFraction = usage.GCCPUFraction
-	expect := r.expect(base.GetIndexer())
+	res.Source = src.stats()
+	expect := r.expect(base.GetIndexer(), res.Source)
 	stop()
 	runtime.KeepAlive(base)
 	lat, stale := metrics.NewLatency(), metrics.NewLatency()
@@ -501,9 +529,11 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		stale.Merge(c.stale)
 	}
 	res.Latency, res.Staleness = lat.Quantiles(), stale.Quantiles()
-	res.Source = src.stats()
 	res.ProcessErrors = r.sum(func(c *run) int64 { return c.procErrs.Load() })
 	res.Violations = r.verify(expect)
+	if o.Converge > 0 && res.Converge > o.Converge {
+		res.Violations = append(res.Violations, account.Late(res.Converge, o.Converge))
+	}
 	return res, ctx.Err()
 }
 
@@ -526,8 +556,9 @@ func (r *run) verify(expect account.Expect) []account.Violation {
 
 // expect is what Verify checks: the informer's store equals the stream's
 // truth, every key's newest change was reconciled, every delete reached
-// the handler.
-func (r *run) expect(idx cache.Indexer) account.Expect {
+// the handler, and no key was notified at a version the store held more
+// often than the source's relists and resyncs allow.
+func (r *run) expect(idx cache.Indexer, src watchsrc.Stats) account.Expect {
 	stored := map[int]uint64{}
 	var foreign []string
 	for _, obj := range idx.List() {
@@ -539,17 +570,19 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 		}
 		stored[k] = rv
 	}
-	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true}
+	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true,
+		Renotify: int(max(src.Lists-1, 0) + src.Resyncs)}
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
 // ready holds and every controller reconciled every emitted change, by the
 // same stall rule as the load pipelines (account.Ledger.Drain), ledger
-// after ledger; progress anywhere counts for each.
-func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
+// after ledger; progress anywhere counts for each, and longer may raise
+// the stall timeout while the feed is waiting on something it caused.
+func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool, longer func() time.Duration) (stalled bool) {
 	progress := func() int64 { return r.sum(func(c *run) int64 { return c.progress.Load() }) }
 	for _, c := range r.all() {
-		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall}) {
+		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall, Longer: longer}) {
 			return true
 		}
 	}

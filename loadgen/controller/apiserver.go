@@ -88,6 +88,9 @@ func RunAPI(ctx context.Context, client kubernetes.Interface, run string, st Sty
 	if o.Controllers > 1 {
 		return nil, gen.Fieldf("controllers", "an API server run has one controller, got %d", o.Controllers)
 	}
+	if o.Handlers.Any() {
+		return nil, gen.Fieldf("handler-panics", "handler faults run offline (Run), not against an API server")
+	}
 	if s.Stats.Relists > 0 || s.Stats.MissedDeletes > 0 || s.Stats.Resyncs > 0 || s.Stats.Disconnects > 0 {
 		return nil, errors.New("controller: an API server replays only object events: no relists, missed deletes, resyncs or disconnects")
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
@@ -70,6 +71,9 @@ type run struct {
 	// event of rv deletes, for booking it in the others' ledgers.
 	fleet   []*run
 	deletes []bool
+	// faults, if set, makes the controller's handler panic at its chosen
+	// notifications (Options.Handlers).
+	faults *handlerfault.Injector
 }
 
 // now is the run's clock in ns, shared with the ledger.
@@ -204,6 +208,19 @@ func (r *run) renotified(old, obj any) {
 	}
 }
 
+// faultKey is a notified object's key and version for the handler
+// faults, a tombstone's last state included.
+func (r *run) faultKey(obj any) (int, uint64, bool) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		if k, rv, ok := r.keyRV(t.Obj); ok {
+			return k, rv, true
+		}
+		k, ok := gen.KeyIndex(t.Key)
+		return k, 0, ok && k < r.led.Keys()
+	}
+	return r.keyRV(obj)
+}
+
 func (r *run) keyRV(obj any) (int, uint64, bool) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -252,13 +269,35 @@ type booking struct {
 	h cache.ResourceEventHandler
 }
 
-func (b booking) OnAdd(obj any, initial bool) { b.r.notified(obj, false); b.h.OnAdd(obj, initial) }
+// OnAdd implements cache.ResourceEventHandler.
+func (b booking) OnAdd(obj any, initial bool) {
+	b.r.notified(obj, false)
+	b.faulty(obj, false)
+	b.h.OnAdd(obj, initial)
+}
+
+// OnUpdate implements cache.ResourceEventHandler.
 func (b booking) OnUpdate(old, obj any) {
 	b.r.notified(obj, false)
 	b.r.renotified(old, obj)
+	b.faulty(obj, false)
 	b.h.OnUpdate(old, obj)
 }
-func (b booking) OnDelete(obj any) { b.r.notified(obj, true); b.h.OnDelete(obj) }
+
+// OnDelete implements cache.ResourceEventHandler.
+func (b booking) OnDelete(obj any) {
+	b.r.notified(obj, true)
+	b.faulty(obj, true)
+	b.h.OnDelete(obj)
+}
+
+// faulty panics in place of the controller's handler at the chosen
+// notifications, once they are booked.
+func (b booking) faulty(obj any, deleted bool) {
+	if b.r.faults != nil {
+		b.r.faults.Enqueuing(obj, deleted)
+	}
+}
 
 // controllerRun is a controller of one style, built and ready to start.
 type controllerRun interface {
@@ -436,10 +475,17 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	}
 	res := &Result{Style: st, Impl: sk.Name(), Baseline: sk == Baseline(st), Digest: s.Digest}
 
+	// The handlers' panics reach the informer's policy; restored after
+	// stop (deferred below, so it runs first), once no handler runs.
+	defer o.Handlers.AllowPanics()()
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	stop := sync.OnceFunc(func() { cancel(); wg.Wait() })
 	defer stop()
+	if o.Handlers.Any() {
+		r.faults = handlerfault.New(runCtx, o.Handlers, handlerfault.Books{Stream: s, Ledger: r.led, Key: r.faultKey})
+		r.faults.EndsWith(src.exhausted())
+	}
 	for i, c := range cs {
 		if err := c.start(runCtx, &wg); err != nil {
 			return nil, err
@@ -448,6 +494,13 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		case <-infs[i].registered:
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		}
+	}
+	if r.faults != nil && o.Handlers.Blocks > 0 {
+		// After the controller's handler, as a second controller or an
+		// event recorder registers on a shared informer.
+		if _, err := base.AddEventHandler(r.faults.Blocker()); err != nil {
+			return nil, err
 		}
 	}
 	depth := func() int64 {
@@ -472,6 +525,10 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	t0 := time.Now()
 	wg.Go(func() { base.RunWithContext(runCtx) })
 	synced := func() bool { return r.syncedAtAll() != 0 || s.Config.Objects == 0 }
+	caughtUp := synced
+	if r.faults != nil {
+		caughtUp = func() bool { return synced() && r.faults.CaughtUp() }
+	}
 	if !o.Restart {
 		if res.Stalled = r.drain(ctx, nil, synced, src.patience); !res.Stalled {
 			res.Sync = time.Since(t0)
@@ -485,7 +542,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		}
 	}
 	if !res.Stalled {
-		res.Stalled = r.drain(ctx, src.exhausted(), synced, src.patience)
+		res.Stalled = r.drain(ctx, src.exhausted(), caughtUp, src.patience)
 		if !res.Stalled {
 			res.Converge = time.Duration(r.now()) - src.exhaustedAt()
 		}
@@ -521,6 +578,9 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	expect := r.expect(base.GetIndexer(), res.Source)
 	stop()
 	runtime.KeepAlive(base)
+	if r.faults != nil {
+		r.faults.CheckFinal()
+	}
 	lat, stale := metrics.NewLatency(), metrics.NewLatency()
 	for _, c := range r.all() {
 		for _, l := range c.allLats {
@@ -530,6 +590,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	}
 	res.Latency, res.Staleness = lat.Quantiles(), stale.Quantiles()
 	res.ProcessErrors = r.sum(func(c *run) int64 { return c.procErrs.Load() })
+	res.Skipped = r.led.Skipped()
 	res.Violations = r.verify(expect)
 	if o.Converge > 0 && res.Converge > o.Converge {
 		res.Violations = append(res.Violations, account.Late(res.Converge, o.Converge))

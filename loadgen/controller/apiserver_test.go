@@ -26,12 +26,7 @@ import (
 // notifies a patch that changes nothing, which a real API server does
 // not.)
 func TestRunAPIOutageLosesNoWrite(t *testing.T) {
-	cfg := gen.Defaults()
-	cfg.Objects, cfg.Namespaces, cfg.Labels, cfg.Events = 100, 2, 10, 400
-	cfg.RelistEvery, cfg.Missed = 0, 0
-	s, err := gen.Generate(cfg)
-	require.NoError(t, err)
-	objs := gen.NewObjects(s)
+	s, objs := objectStream(t, 100, 2, 10, 400)
 	for _, st := range Styles {
 		t.Run(string(st), func(t *testing.T) {
 			client := fake.NewClientset()

@@ -22,12 +22,7 @@ import (
 // drain within its bound. Not parallel: panics switch
 // utilruntime.ReallyCrash off process-wide.
 func TestHandlerFaultsLedgerClean(t *testing.T) {
-	cfg := gen.Defaults()
-	cfg.Objects, cfg.Namespaces, cfg.Labels, cfg.Events = 200, 4, 10, 1500
-	cfg.RelistEvery, cfg.Missed = 0, 0
-	s, err := gen.Generate(cfg)
-	require.NoError(t, err)
-	objs := gen.NewObjects(s)
+	s, objs := objectStream(t, 200, 4, 10, 1500)
 	for _, st := range Styles {
 		for _, sk := range []Stack{Baseline(st), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}} {
 			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {

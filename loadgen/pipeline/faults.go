@@ -25,13 +25,18 @@ func newHandlerFaults(e *env, o HandlerFaults, ctx context.Context) *handlerfaul
 // tombstone's last state included.
 func (e *env) faultKey(obj any) (int, uint64, bool) {
 	k, ok := keyOf(obj)
-	last := obj
-	if t, isTomb := obj.(cache.DeletedFinalStateUnknown); isTomb {
-		last = t.Obj
+	return k, lastRV(obj), ok && k < e.led.Keys()
+}
+
+// lastRV is the resourceVersion of a notified object, or of a tombstone's
+// last known state; 0 when it has none.
+func lastRV(obj any) uint64 {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
 	}
 	var rv uint64
-	if p, isPod := last.(*corev1.Pod); isPod {
+	if p, ok := obj.(*corev1.Pod); ok {
 		rv, _ = gen.RV(p)
 	}
-	return k, rv, ok && k < e.led.Keys()
+	return rv
 }

@@ -56,7 +56,9 @@ func restart(t *testing.T, testEnv *envtest.Environment) *controller.Outage {
 		as := testEnv.ControlPlane.GetAPIServer()
 		t0 := time.Now()
 		if err := as.Stop(); err != nil {
-			return fmt.Errorf("stopping kube-apiserver: %w", err)
+			// Past its stop timeout envtest kills it: down all the same
+			// (a Start on a port still held fails below).
+			t.Logf("stopping kube-apiserver: %v", err)
 		}
 		stopped := time.Since(t0)
 		select {

@@ -214,7 +214,7 @@ compat: ## Vet and test the root module alone against its minimum client-go (go.
 # and installs Debian's etcd-server with apt-get if etcd is missing.
 # E2E_RESTART=0.5 stops kube-apiserver once half of each run's writes were
 # accepted, keeps it down E2E_RESTART_DOWN and starts it again (etcd kept);
-# every run must then drain within E2E_CONVERGE (default 45s) of its end.
+# every run must then drain within E2E_CONVERGE (default 75s) of its end.
 E2E_SCENARIOS ?= controller-kcm,controller-restart,controller-wide,controller-plain
 E2E_COUNT     ?= 1
 E2E_OBJECTS   ?= 1000

@@ -29,11 +29,12 @@ func env(name, def string) string {
 
 // restartConverge is the stated convergence bound of a run whose API
 // server restarted: from the server serving again and the last write
-// accepted until every change was reconciled. client-go's Reflector backs
-// off up to 30 s (800 ms doubling) while its watch keeps failing, so it
-// may first try again that long after the server is back; then one relist
-// or re-watch and the reconciles it causes.
-const restartConverge = 45 * time.Second
+// accepted until every change was reconciled. While its watch keeps
+// failing, client-go's Reflector backs off 800 ms doubling up to an
+// interval in [30, 60) s, so it may first try again up to a minute after
+// the server is back; then one relist or re-watch and the reconciles it
+// causes, which the fault scenarios bound by 15 s.
+const restartConverge = 75 * time.Second
 
 // restart is the E2E_RESTART fault: with E2E_RESTART=f, each run stops
 // kube-apiserver once f of its live writes were accepted, keeps it down

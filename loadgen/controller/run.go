@@ -198,12 +198,20 @@ func (r *run) notified(obj any, deleted bool) {
 	}
 }
 
-// renotified books an update notification that carried the version the
-// store already held (a relist's Replace, a resync): the informer contract
-// allows one per relist and resync, which verify checks.
+// renotified books an update notification that carried the
+// resourceVersion the store already held (a relist's Replace, a resync):
+// the informer contract allows one per relist and resync, which verify
+// checks. The object's own resourceVersion, not the booked version: an API
+// server writes objects the stream does not change (setting a Pod's
+// deletionTimestamp before deleting it), each at a new resourceVersion;
+// client-go's fake clientset assigns none, so it cannot be checked there.
 func (r *run) renotified(old, obj any) {
-	k, rv, ok := r.keyRV(obj)
-	if _, orv, ook := r.keyRV(old); ok && ook && orv == rv {
+	p, ok := obj.(*corev1.Pod)
+	op, ook := old.(*corev1.Pod)
+	if !ok || !ook || p.ResourceVersion == "" || p.ResourceVersion != op.ResourceVersion {
+		return
+	}
+	if k, _, ok := r.keyRV(p); ok {
 		r.led.Renotified(k)
 	}
 }

@@ -167,8 +167,8 @@ func TestControllersAgainstAPIServer(t *testing.T) {
 					}
 					t.Logf("%s %s %s: %.0f reconciles/s, p99 %.1fms, ok=%v", sc.Name, st, sk.Name(), res.ReconcilesPerSec, float64(res.Latency.P99)/1e6, res.OK())
 					if outage != nil {
-						t.Logf("%s %s %s ledger: %d events, %d reconciles, outage %v, %d writes retried, drained %v after the stream ended (bound %v), %d violations, stalled=%v, process errors=%d",
-							sc.Name, st, sk.Name(), res.Events, res.Reconciles, res.Outage.Round(time.Millisecond), res.WriteRetries,
+						t.Logf("%s %s %s ledger: %d events, %d reconciles, outage %v, %d writes retried, informer %d lists and %d watches, drained %v after the stream ended (bound %v), %d violations, stalled=%v, process errors=%d",
+							sc.Name, st, sk.Name(), res.Events, res.Reconciles, res.Outage.Round(time.Millisecond), res.WriteRetries, res.Source.Lists, res.Source.Watches,
 							res.Converge.Round(time.Millisecond), converge, len(res.Violations), res.Stalled, res.ProcessErrors)
 					}
 					if !res.OK() {

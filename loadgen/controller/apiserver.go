@@ -345,7 +345,9 @@ func (f *apiFeed) release() {
 
 func (f *apiFeed) exhausted() <-chan struct{} { return f.done }
 func (f *apiFeed) exhaustedAt() time.Duration { return time.Duration(f.endedAt.Load()) }
-func (f *apiFeed) stats() watchsrc.Stats      { return watchsrc.Stats{} }
+func (f *apiFeed) stats() watchsrc.Stats {
+	return watchsrc.Stats{Lists: f.lists.Load(), Watches: f.watches.Load()}
+}
 func (f *apiFeed) patience() time.Duration {
 	if f.outageBegan.Load() {
 		return outageStall

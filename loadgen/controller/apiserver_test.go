@@ -63,6 +63,8 @@ func TestRunAPIOutageLosesNoWrite(t *testing.T) {
 			assert.Positive(t, landed.Load(), "some writes landed before their error")
 			assert.Equal(t, failed.Load(), res.WriteRetries, "every failed write was retried")
 			assert.GreaterOrEqual(t, res.Outage, 200*time.Millisecond)
+			assert.Positive(t, res.Source.Lists, "the informer listed")
+			assert.Positive(t, res.Source.Watches, "the informer watched")
 		})
 	}
 }

@@ -345,6 +345,12 @@ func (f *apiFeed) release() {
 
 func (f *apiFeed) exhausted() <-chan struct{} { return f.done }
 func (f *apiFeed) exhaustedAt() time.Duration { return time.Duration(f.endedAt.Load()) }
+
+// collapsed: the API server made the informer list again ("410 Gone"
+// after a restart), so deletions and re-creations between its last watch
+// event and that list reach it as updates.
+func (f *apiFeed) collapsed() bool { return f.lists.Load() > 1 }
+
 func (f *apiFeed) stats() watchsrc.Stats {
 	return watchsrc.Stats{Lists: f.lists.Load(), Watches: f.watches.Load()}
 }

@@ -328,6 +328,9 @@ type feed interface {
 	// patience is how long the run may now go without progress, if
 	// longer than Options.Stall (0: Stall).
 	patience() time.Duration
+	// collapsed reports whether the informer relisted on its own, which
+	// may merge a deletion and a re-creation (account.Expect.Collapsed).
+	collapsed() bool
 	stats() watchsrc.Stats
 }
 
@@ -339,6 +342,7 @@ func (f sourceFeed) release()                           { f.Start() }
 func (f sourceFeed) exhausted() <-chan struct{}         { return f.Exhausted() }
 func (f sourceFeed) exhaustedAt() time.Duration         { return f.ExhaustedAt() }
 func (f sourceFeed) patience() time.Duration            { return 0 }
+func (f sourceFeed) collapsed() bool                    { return false } // its relists are booked
 func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
 
 // Run drives stream s (objects objs) through a controller of style st on
@@ -538,7 +542,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		caughtUp = func() bool { return synced() && r.faults.CaughtUp() }
 	}
 	if !o.Restart {
-		if res.Stalled = r.drain(ctx, nil, synced, src.patience); !res.Stalled {
+		if res.Stalled = r.drain(ctx, nil, synced, src); !res.Stalled {
 			res.Sync = time.Since(t0)
 			if stopProfiles, err = o.Profiles.Start(); err != nil {
 				return nil, err
@@ -550,7 +554,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		}
 	}
 	if !res.Stalled {
-		res.Stalled = r.drain(ctx, src.exhausted(), caughtUp, src.patience)
+		res.Stalled = r.drain(ctx, src.exhausted(), caughtUp, src)
 		if !res.Stalled {
 			res.Converge = time.Duration(r.now()) - src.exhaustedAt()
 		}
@@ -583,7 +587,7 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	}
 	res.GCCPUFraction = usage.GCCPUFraction
 	res.Source = src.stats()
-	expect := r.expect(base.GetIndexer(), res.Source)
+	expect := r.expect(base.GetIndexer(), res.Source, src.collapsed())
 	stop()
 	runtime.KeepAlive(base)
 	if r.faults != nil {
@@ -627,7 +631,7 @@ func (r *run) verify(expect account.Expect) []account.Violation {
 // truth, every key's newest change was reconciled, every delete reached
 // the handler, and no key was notified at a version the store held more
 // often than the source's relists and resyncs allow.
-func (r *run) expect(idx cache.Indexer, src watchsrc.Stats) account.Expect {
+func (r *run) expect(idx cache.Indexer, src watchsrc.Stats, collapsed bool) account.Expect {
 	stored := map[int]uint64{}
 	var foreign []string
 	for _, obj := range idx.List() {
@@ -640,18 +644,20 @@ func (r *run) expect(idx cache.Indexer, src watchsrc.Stats) account.Expect {
 		stored[k] = rv
 	}
 	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true,
-		Renotify: int(max(src.Lists-1, 0) + src.Resyncs)}
+		Renotify: int(max(src.Lists-1, 0) + src.Resyncs), Collapsed: collapsed}
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
 // ready holds and every controller reconciled every emitted change, by the
 // same stall rule as the load pipelines (account.Ledger.Drain), ledger
-// after ledger; progress anywhere counts for each, and longer may raise
-// the stall timeout while the feed is waiting on something it caused.
-func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool, longer func() time.Duration) (stalled bool) {
+// after ledger; progress anywhere counts for each, and src may raise the
+// stall timeout while it waits on something it caused (patience) or let
+// deletions a relist merged away go (collapsed).
+func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool, src feed) (stalled bool) {
 	progress := func() int64 { return r.sum(func(c *run) int64 { return c.progress.Load() }) }
 	for _, c := range r.all() {
-		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall, Longer: longer}) {
+		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall,
+			Longer: src.patience, Collapsed: src.collapsed}) {
 			return true
 		}
 	}

@@ -227,15 +227,22 @@ compat: ## Vet and test the root module alone against its minimum client-go (go.
 # loadgen/e2e/assets.sh builds kube-apiserver from the k8s.io/kubernetes
 # module once (about 12 minutes on 2 cores, cached under ~/.cache/queuelab)
 # and installs Debian's etcd-server with apt-get if etcd is missing.
+# E2E_RESTART=0.5 stops kube-apiserver once half of each run's writes were
+# accepted, keeps it down E2E_RESTART_DOWN and starts it again (etcd kept);
+# every run must then drain within E2E_CONVERGE (default 75s) of its end.
 E2E_SCENARIOS ?= controller-kcm,controller-restart,controller-wide,controller-plain
 E2E_COUNT     ?= 1
 E2E_OBJECTS   ?= 1000
 E2E_EVENTS    ?= 2000
 E2E_BENCH     ?=
+E2E_RESTART   ?=
+E2E_RESTART_DOWN ?= 3s
+E2E_CONVERGE  ?=
 
 .PHONY: e2e
-e2e: ## Controller scenarios against a real kube-apiserver + etcd via envtest (builds them if missing; E2E_SCENARIOS, E2E_COUNT, E2E_BENCH=file)
+e2e: ## Controller scenarios against a real kube-apiserver + etcd via envtest (builds them if missing; E2E_SCENARIOS, E2E_COUNT, E2E_BENCH=file, E2E_RESTART=fraction)
 	@set -e; assets=$$(sh loadgen/e2e/assets.sh); \
 	  KUBEBUILDER_ASSETS=$$assets E2E_SCENARIOS='$(E2E_SCENARIOS)' E2E_COUNT=$(E2E_COUNT) \
+	  E2E_RESTART='$(E2E_RESTART)' E2E_RESTART_DOWN=$(E2E_RESTART_DOWN) E2E_CONVERGE='$(E2E_CONVERGE)' \
 	  E2E_OBJECTS=$(E2E_OBJECTS) E2E_EVENTS=$(E2E_EVENTS) E2E_BENCH='$(if $(E2E_BENCH),$(abspath $(E2E_BENCH)))' \
 	  $(GO) test -tags e2e -count=1 -timeout 90m -v -run TestControllersAgainstAPIServer ./loadgen/e2e/

@@ -20,6 +20,7 @@ import (
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 	"github.com/queuelab/queuelab/loadgen/report"
@@ -133,8 +134,8 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runOptions) {
 		})
 		return nil
 	})
-	intFlag("handler-panics", "informer pipeline: notifications the enqueuing handler panics on (skipped under the informer's panic policy)", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Panics = n })
-	intFlag("handler-blocks", "informer pipeline: notifications a second handler blocks on for --handler-block", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Blocks = n })
+	intFlag("handler-panics", "informer pipeline and controller scenarios: notifications the enqueuing handler panics on (skipped under the informer's panic policy)", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Panics = n })
+	intFlag("handler-blocks", "informer pipeline and controller scenarios: notifications a second handler blocks on for --handler-block", func(s *scenario.Scenario, n int) { s.Opts.Handlers.Blocks = n })
 	durFlag("handler-block", "how long a blocking handler blocks", func(s *scenario.Scenario, d time.Duration) { s.Opts.Handlers.Block = d })
 	durFlag("converge", "fail a run not drained this long after its stream ended, 0 = no bound", func(s *scenario.Scenario, d time.Duration) { s.Opts.Converge = d })
 	return fs, o
@@ -428,10 +429,7 @@ func (p *plan) executeControllers(ctx context.Context, stderr io.Writer, o *runO
 				if err != nil {
 					return rep, err
 				}
-				var faults string
-				if opts.Faults.Total() > 0 {
-					faults = sourceLine(res.Source) + violationLines(res.Violations)
-				}
+				faults := faultSummary(opts.Faults, opts.Handlers, opts.Converge, res.Source, res.Verdict, res.Converge)
 				fmt.Fprintf(stderr, "controller %s %s: %.0f reconciles/s, p99 %v, synced in %v, %s%s\n", st, sk.Name(), res.ReconcilesPerSec,
 					time.Duration(res.Latency.P99), res.Sync.Round(time.Millisecond), map[bool]string{true: "correct", false: "FAILED"}[res.OK()], faults)
 				rep.Results = append(rep.Results, res)
@@ -529,23 +527,26 @@ func runOne(ctx context.Context, k pipeline.Kind, st pipeline.Stack, stream *gen
 	}
 	if !showBar {
 		fmt.Fprintf(stderr, "%s %s: %.0f events/s, p99 %v, %s%s\n", k, st.Name(k), res.EventsPerSec,
-			time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()], faultSummary(opts, res))
+			time.Duration(res.Latency.P99), map[bool]string{true: "correct", false: "FAILED"}[res.OK()],
+			faultSummary(opts.Faults, opts.Handlers, opts.Converge, res.Source, res.Verdict, res.Converge))
 	}
 	return res, nil
 }
 
-// faultSummary is the ledger line of a run with injected faults: what
-// fired, what the Reflector did about it, what handlers skipped and how
-// long the run took to drain after its stream ended; empty without faults.
-func faultSummary(o pipeline.Options, res *pipeline.Result) string {
-	if o.Faults.Total() == 0 && o.Handlers.Panics == 0 && o.Handlers.Blocks == 0 {
+// faultSummary is the ledger line of a pipeline or controller run with
+// injected faults (watch faults f, handler faults h): what fired, what the
+// Reflector did about it, what handlers skipped and how long the run took
+// to drain after its stream ended (took; bound 0: none stated); empty
+// without faults.
+func faultSummary(f watchsrc.Faults, h handlerfault.Faults, bound time.Duration, src watchsrc.Stats, v account.Verdict, took time.Duration) string {
+	if f.Total() == 0 && !h.Any() {
 		return ""
 	}
-	s := sourceLine(res.Source) + fmt.Sprintf("; %d notifications skipped", res.Skipped)
-	if o.Converge > 0 {
-		s += fmt.Sprintf("; drained %v after the stream ended (bound %v)", res.Converge.Round(time.Millisecond), o.Converge)
+	s := sourceLine(src) + fmt.Sprintf("; %d notifications skipped", v.Skipped)
+	if bound > 0 {
+		s += fmt.Sprintf("; drained %v after the stream ended (bound %v)", took.Round(time.Millisecond), bound)
 	}
-	return s + violationLines(res.Violations)
+	return s + violationLines(v.Violations)
 }
 
 // sourceLine is what the watch source injected and how the Reflector

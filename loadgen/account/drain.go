@@ -22,6 +22,10 @@ type DrainOptions struct {
 	// relist backoff is not stalled).
 	Stall  time.Duration
 	Longer func() time.Duration
+	// Collapsed, if set, reports that a relist may have merged deletions
+	// away (Expect.Collapsed): while it holds, deletions still owed do
+	// not hold the drain.
+	Collapsed func() bool
 }
 
 // Drain waits until o.Exhausted is closed, o.Ready holds, every emitted
@@ -37,7 +41,8 @@ func (l *Ledger) Drain(ctx context.Context, o DrainOptions) (stalled bool) {
 	defer tick.Stop()
 	last, lastAt := int64(-1), time.Now()
 	for {
-		done := l.Uncovered() == 0 && l.OwedDeletes() <= 0 && (o.Ready == nil || o.Ready())
+		owed := l.OwedDeletes() > 0 && (o.Collapsed == nil || !o.Collapsed())
+		done := l.Uncovered() == 0 && !owed && (o.Ready == nil || o.Ready())
 		if done && o.Exhausted != nil {
 			select {
 			case <-o.Exhausted:

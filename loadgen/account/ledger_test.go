@@ -194,3 +194,29 @@ func TestLate(t *testing.T) {
 	assert.Equal(t, Unconverged, v.Check)
 	assert.Contains(t, Summary([]Violation{v}), "drained 1.5s after the stream ended, bound 1s")
 }
+
+// TestCollapsedDeletes: after an unscripted relist a key may have been
+// told of fewer deletions than emitted, never more, and of one at least
+// if it ends deleted.
+func TestCollapsedDeletes(t *testing.T) {
+	l := New(3)
+	for k := range 3 {
+		l.Emit(k, 1, true, 0)
+		l.Emit(k, 2, false, 0)
+		l.Emit(k, 3, true, 0)
+	}
+	l.Deleted(0) // ends deleted, one of two seen: merged away
+	l.Deleted(2)
+	l.Deleted(2)
+	l.Deleted(2) // more than emitted
+	// key 1 ends deleted and its handler saw none
+	final := func(int) (uint64, bool) { return 0, false }
+	got := map[Check][]string{}
+	for _, v := range l.Verify(Expect{Name: name, Truth: final, Stored: map[int]uint64{}, Deletes: true, Collapsed: true}) {
+		got[v.Check] = v.Keys
+	}
+	assert.Equal(t, []string{"k1", "k2"}, got[DeleteMismatch])
+	strict := l.Verify(Expect{Name: name, Truth: final, Stored: map[int]uint64{}, Deletes: true})
+	require.Len(t, strict, 1)
+	assert.Equal(t, 3, strict[0].Count)
+}

@@ -7,9 +7,11 @@ import (
 	"maps"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -34,6 +36,45 @@ const runLabel = "queuelab.io/run"
 // of one key always go through the same one, in stream order.
 const apiWriters = 8
 
+// Outage takes the API server away once during a RunAPI run, the way a
+// control-plane upgrade or a crash does: after After of the stream's live
+// writes were accepted, Interrupt runs while the writers keep writing.
+// Every write that fails because the server is going, gone or not ready
+// yet (a transport error, 429 or 5xx) is retried with backoff until the
+// server accepts it, so no change is lost and the books stay exact; the
+// informers must notice the broken watch and list or watch again on their
+// own. A retried Create that finds its object, or a retried Delete that
+// finds it gone, was accepted before the connection broke.
+type Outage struct {
+	// After is the fraction of live writes accepted first, in [0, 1).
+	After float64
+	// Interrupt stops the API server, keeps it down and starts it again
+	// on the same address and storage; it returns once the server serves,
+	// or the error that it will not (which ends the run with that error).
+	Interrupt func(ctx context.Context) error
+}
+
+func (o *Outage) validate() error {
+	switch {
+	case o == nil:
+		return nil
+	case o.After < 0 || o.After >= 1:
+		return gen.Fieldf("restart-after", "must be in [0, 1), got %g", o.After)
+	case o.Interrupt == nil:
+		return gen.Fieldf("restart-after", "an outage needs an Interrupt")
+	}
+	return nil
+}
+
+// outageStall is how long a run may go without progress once its outage
+// began: a Reflector whose watch broke backs off up to 30 s between
+// attempts while the server is away (client-go's 800 ms doubling), and an
+// API server takes seconds to start.
+const outageStall = 2 * time.Minute
+
+// Write retries back off from retryMin, doubling to retryMax.
+const retryMin, retryMax = 20 * time.Millisecond, time.Second
+
 // RunAPI is Run against a real API server: the stream's changes are
 // written through client (Create, a merge Patch of SeqAnnotation, Delete)
 // and the controller's informer lists and watches Pods over HTTP. The
@@ -47,6 +88,9 @@ func RunAPI(ctx context.Context, client kubernetes.Interface, run string, st Sty
 	if o.Controllers > 1 {
 		return nil, gen.Fieldf("controllers", "an API server run has one controller, got %d", o.Controllers)
 	}
+	if o.Handlers.Any() {
+		return nil, gen.Fieldf("handler-panics", "handler faults run offline (Run), not against an API server")
+	}
 	if s.Stats.Relists > 0 || s.Stats.MissedDeletes > 0 || s.Stats.Resyncs > 0 || s.Stats.Disconnects > 0 {
 		return nil, errors.New("controller: an API server replays only object events: no relists, missed deletes, resyncs or disconnects")
 	}
@@ -55,11 +99,22 @@ func RunAPI(ctx context.Context, client kubernetes.Interface, run string, st Sty
 		v, err := strconv.ParseUint(m.GetAnnotations()[SeqAnnotation], 10, 64)
 		return v, err == nil
 	}
-	f := &apiFeed{r: r, client: client, run: run, done: make(chan struct{})}
+	// A failed outage (the server does not come back) cancels the run
+	// with its error rather than letting writers retry forever.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	f := &apiFeed{r: r, client: client, run: run, ctx: ctx, fail: cancel, done: make(chan struct{})}
 	if err := f.prepare(ctx); err != nil {
 		return nil, err
 	}
-	return r.drive(ctx, st, sk, f)
+	res, err := r.drive(ctx, st, sk, f)
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return nil, cause
+	}
+	if res != nil {
+		res.WriteRetries, res.Outage = f.retries.Load(), time.Duration(f.outage.Load())
+	}
+	return res, err
 }
 
 // apiFeed writes a stream through a clientset.
@@ -67,8 +122,26 @@ type apiFeed struct {
 	r      *run
 	client kubernetes.Interface
 	run    string
+	ctx    context.Context
+	fail   context.CancelCauseFunc
 	once   sync.Once
 	done   chan struct{}
+	// endedAt is when the last live write was accepted and the outage
+	// was over (run clock, ns).
+	endedAt atomic.Int64
+	// accepted counts live writes accepted; the outage starts at
+	// outageAt of them. outageBegan is set once it started, outage is how
+	// long Interrupt took (ns) and retries counts retried writes.
+	accepted    atomic.Int64
+	outageAt    int64
+	outageOnce  sync.Once
+	outageWG    sync.WaitGroup
+	outageBegan atomic.Bool
+	outage      atomic.Int64
+	retries     atomic.Int64
+	// lists counts the informer's lists (List calls and watches asking
+	// for the initial events, WatchList's list), watches its watches.
+	lists, watches atomic.Int64
 }
 
 func (f *apiFeed) namespace(k int) string { return f.run + "-" + f.r.objs.Namespace(k) }
@@ -123,6 +196,8 @@ func (f *apiFeed) write(ctx context.Context, produce func(emit func(gen.Event)),
 					errMu.Lock()
 					first = cmpErr(first, err)
 					errMu.Unlock()
+				} else if live && f.accepted.Add(1) == f.outageAt {
+					f.interrupt()
 				}
 			}
 		})
@@ -142,7 +217,24 @@ func cmpErr(first, err error) error {
 	return err
 }
 
-// apply books one change in the ledger, then writes it.
+// interrupt starts the outage (once) beside the writers.
+func (f *apiFeed) interrupt() {
+	o := f.r.o.Outage
+	f.outageOnce.Do(func() {
+		f.outageBegan.Store(true)
+		f.outageWG.Go(func() {
+			t := time.Now()
+			err := o.Interrupt(f.ctx)
+			f.outage.Store(int64(time.Since(t)))
+			if err != nil {
+				f.fail(fmt.Errorf("controller: API server outage: %w", err))
+			}
+		})
+	})
+}
+
+// apply books one change in the ledger, then writes it, retrying while
+// the server is away (see Outage).
 func (f *apiFeed) apply(ctx context.Context, e gen.Event, live bool) error {
 	k, now := int(e.Key), f.r.now()
 	if live {
@@ -151,17 +243,48 @@ func (f *apiFeed) apply(ctx context.Context, e gen.Event, live bool) error {
 	f.r.led.Emit(k, e.RV, e.Kind == gen.Deleted, now)
 	pods := f.client.CoreV1().Pods(f.namespace(k))
 	name := f.r.objs.Build(k, 0).Name
-	var err error
-	switch e.Kind {
-	case gen.Added:
-		_, err = pods.Create(ctx, f.pod(k, e.RV), metav1.CreateOptions{})
-	case gen.Modified:
-		patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, SeqAnnotation, strconv.FormatUint(e.RV, 10))
-		_, err = pods.Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
-	case gen.Deleted:
-		err = pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+	wait := retryMin
+	for retried := false; ; retried = true {
+		var err error
+		switch e.Kind {
+		case gen.Added:
+			_, err = pods.Create(ctx, f.pod(k, e.RV), metav1.CreateOptions{})
+			if retried && apierrors.IsAlreadyExists(err) {
+				err = nil // an earlier attempt landed
+			}
+		case gen.Modified:
+			patch := fmt.Sprintf(`{"metadata":{"annotations":{%q:%q}}}`, SeqAnnotation, strconv.FormatUint(e.RV, 10))
+			_, err = pods.Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+		case gen.Deleted:
+			err = pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: new(int64)})
+			if retried && apierrors.IsNotFound(err) {
+				err = nil
+			}
+		}
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		f.retries.Add(1)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		wait = min(2*wait, retryMax)
 	}
-	return err
+}
+
+// retryable reports whether a write's error may not be the server's
+// verdict on it: a transport error (the connection refused or broken), a
+// 429 or a 5xx (a server shutting down or starting). A retried Patch
+// applies the same annotation again, which changes nothing.
+func retryable(err error) bool {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) {
+		return true
+	}
+	c := st.Status().Code
+	return c == 429 || c >= 500
 }
 
 // listerWatcher lists and watches this run's Pods in every namespace, the
@@ -173,10 +296,15 @@ func (f *apiFeed) listerWatcher() cache.ListerWatcher {
 	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.LabelSelector = sel
+			f.lists.Add(1)
 			return pods.List(ctx, o)
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			o.LabelSelector = sel
+			if o.SendInitialEvents != nil && *o.SendInitialEvents {
+				f.lists.Add(1)
+			}
+			f.watches.Add(1)
 			return pods.Watch(ctx, o)
 		},
 	}, f.client)
@@ -189,7 +317,16 @@ func (f *apiFeed) release() {
 			defer close(f.done)
 			pacer := gen.NewPacer(f.r.o.Schedule, time.Now())
 			stop := make(chan struct{})
-			_ = f.write(context.Background(), func(emit func(gen.Event)) {
+			live := 0
+			for _, e := range f.r.stream.Events {
+				if e.Kind.IsObject() {
+					live++
+				}
+			}
+			if o := f.r.o.Outage; o != nil {
+				f.outageAt = max(1, int64(o.After*float64(live)))
+			}
+			_ = f.write(f.ctx, func(emit func(gen.Event)) {
 				i := 0
 				for _, e := range f.r.stream.Events {
 					if !e.Kind.IsObject() {
@@ -200,9 +337,26 @@ func (f *apiFeed) release() {
 					emit(e)
 				}
 			}, true)
+			f.outageWG.Wait()
+			f.endedAt.Store(f.r.now())
 		}()
 	})
 }
 
 func (f *apiFeed) exhausted() <-chan struct{} { return f.done }
-func (f *apiFeed) stats() watchsrc.Stats      { return watchsrc.Stats{} }
+func (f *apiFeed) exhaustedAt() time.Duration { return time.Duration(f.endedAt.Load()) }
+
+// collapsed: the API server made the informer list again ("410 Gone"
+// after a restart), so deletions and re-creations between its last watch
+// event and that list reach it as updates.
+func (f *apiFeed) collapsed() bool { return f.lists.Load() > 1 }
+
+func (f *apiFeed) stats() watchsrc.Stats {
+	return watchsrc.Stats{Lists: f.lists.Load(), Watches: f.watches.Load()}
+}
+func (f *apiFeed) patience() time.Duration {
+	if f.outageBegan.Load() {
+		return outageStall
+	}
+	return 0
+}

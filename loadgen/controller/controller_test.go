@@ -29,6 +29,20 @@ func tinyStream(t *testing.T) (*gen.Stream, *gen.Objects) {
 	return s, gen.NewObjects(s)
 }
 
+// objectStream is a stream of object events only (no relists or missed
+// deletes), as an API server replays.
+func objectStream(t *testing.T, objects, namespaces, labels, events int) (*gen.Stream, *gen.Objects) {
+	t.Helper()
+	cfg := gen.Defaults()
+	cfg.Objects, cfg.Namespaces, cfg.Labels, cfg.Events = objects, namespaces, labels, events
+	cfg.RelistEvery, cfg.Missed = 0, 0
+	s, err := gen.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, gen.NewObjects(s)
+}
+
 // TestRunIsLedgerClean runs each style with its stock stack and lab
 // stacks, in the normal and the restart shape, and requires a clean
 // ledger: nothing lost, duplicated, reconciled twice at once or read stale.
@@ -75,14 +89,7 @@ func TestRunIsLedgerClean(t *testing.T) {
 // clientset, informers listing and watching through it) over client-go's
 // fake clientset, so `make e2e` only adds the real server.
 func TestRunAPIIsLedgerClean(t *testing.T) {
-	cfg := gen.Defaults()
-	cfg.Objects, cfg.Namespaces, cfg.Labels, cfg.Events = 200, 4, 10, 600
-	cfg.RelistEvery, cfg.Missed = 0, 0
-	s, err := gen.Generate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs := gen.NewObjects(s)
+	s, objs := objectStream(t, 200, 4, 10, 600)
 	for _, st := range Styles {
 		for i, sk := range []Stack{Baseline(st), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}} {
 			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
@@ -48,6 +49,17 @@ type Options struct {
 	Profiles metrics.Profiles
 	// Faults are injected into the offline watch source (watchsrc.Inject).
 	Faults watchsrc.Faults
+	// Handlers make the controller's event handler panic at seeded
+	// notifications and register a second handler that blocks at others
+	// (handlerfault), in either style; one controller, offline only.
+	Handlers handlerfault.Faults
+	// Converge, if > 0, is the stated bound on the time from the stream's
+	// end until the run is drained: a run that takes longer fails with
+	// account.Unconverged, as a pipeline run does (fault scenarios state
+	// one: recovering from a fault must not leave work behind for long).
+	Converge time.Duration
+	// Outage, for RunAPI only, takes the API server away once mid-stream.
+	Outage *Outage
 }
 
 // DefaultOptions: 4 workers, one List per reconcile, 1% errors, open loop.
@@ -68,6 +80,18 @@ func (o Options) Validate() error {
 		return gen.Fieldf("controllers", "must be >= 0, got %d", o.Controllers)
 	}
 	if err := o.Faults.Validate(); err != nil {
+		return err
+	}
+	if err := o.Handlers.Validate(); err != nil {
+		return err
+	}
+	if o.Handlers.Any() && o.Controllers > 1 {
+		return gen.Fieldf("controllers", "handler faults need one controller, got %d", o.Controllers)
+	}
+	if o.Converge < 0 {
+		return gen.Fieldf("converge", "must be >= 0 (0 = no bound), got %v", o.Converge)
+	}
+	if err := o.Outage.validate(); err != nil {
 		return err
 	}
 	return gen.Workers{Workers: o.Workers, ReconcileCost: o.ReconcileCost, ErrorRate: o.ErrorRate, Stall: o.Stall, Schedule: o.Schedule}.Validate()

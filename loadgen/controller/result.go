@@ -27,6 +27,15 @@ type Result struct {
 	// Sync is the time from the informer's start until every object of
 	// the initial list was reconciled once.
 	Sync time.Duration `json:"sync_ns"`
+	// Converge is the time from the stream's end (the last live write
+	// accepted and any outage over, against an API server) until the run
+	// drained: what recovering from faults left behind
+	// (Options.Converge bounds it).
+	Converge time.Duration `json:"converge_ns,omitempty"`
+	// Outage is how long Options.Outage's Interrupt took (stop, down,
+	// start) and WriteRetries how many writes it made the writers retry.
+	Outage       time.Duration `json:"outage_ns,omitempty"`
+	WriteRetries int64         `json:"write_retries,omitempty"`
 	// Latency runs from a watch event's emission to the end of the first
 	// successful reconcile that observed it (initial-list objects
 	// excluded: their time is Sync).

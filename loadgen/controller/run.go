@@ -20,6 +20,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
@@ -70,6 +71,9 @@ type run struct {
 	// event of rv deletes, for booking it in the others' ledgers.
 	fleet   []*run
 	deletes []bool
+	// faults, if set, makes the controller's handler panic at its chosen
+	// notifications (Options.Handlers).
+	faults *handlerfault.Injector
 }
 
 // now is the run's clock in ns, shared with the ledger.
@@ -194,6 +198,37 @@ func (r *run) notified(obj any, deleted bool) {
 	}
 }
 
+// renotified books an update notification that carried the
+// resourceVersion the store already held (a relist's Replace, a resync):
+// the informer contract allows one per relist and resync, which verify
+// checks. The object's own resourceVersion, not the booked version: an API
+// server writes objects the stream does not change (setting a Pod's
+// deletionTimestamp before deleting it), each at a new resourceVersion;
+// client-go's fake clientset assigns none, so it cannot be checked there.
+func (r *run) renotified(old, obj any) {
+	p, ok := obj.(*corev1.Pod)
+	op, ook := old.(*corev1.Pod)
+	if !ok || !ook || p.ResourceVersion == "" || p.ResourceVersion != op.ResourceVersion {
+		return
+	}
+	if k, _, ok := r.keyRV(p); ok {
+		r.led.Renotified(k)
+	}
+}
+
+// faultKey is a notified object's key and version for the handler
+// faults, a tombstone's last state included.
+func (r *run) faultKey(obj any) (int, uint64, bool) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		if k, rv, ok := r.keyRV(t.Obj); ok {
+			return k, rv, true
+		}
+		k, ok := gen.KeyIndex(t.Key)
+		return k, 0, ok && k < r.led.Keys()
+	}
+	return r.keyRV(obj)
+}
+
 func (r *run) keyRV(obj any) (int, uint64, bool) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -242,9 +277,35 @@ type booking struct {
 	h cache.ResourceEventHandler
 }
 
-func (b booking) OnAdd(obj any, initial bool) { b.r.notified(obj, false); b.h.OnAdd(obj, initial) }
-func (b booking) OnUpdate(old, obj any)       { b.r.notified(obj, false); b.h.OnUpdate(old, obj) }
-func (b booking) OnDelete(obj any)            { b.r.notified(obj, true); b.h.OnDelete(obj) }
+// OnAdd implements cache.ResourceEventHandler.
+func (b booking) OnAdd(obj any, initial bool) {
+	b.r.notified(obj, false)
+	b.faulty(obj, false)
+	b.h.OnAdd(obj, initial)
+}
+
+// OnUpdate implements cache.ResourceEventHandler.
+func (b booking) OnUpdate(old, obj any) {
+	b.r.notified(obj, false)
+	b.r.renotified(old, obj)
+	b.faulty(obj, false)
+	b.h.OnUpdate(old, obj)
+}
+
+// OnDelete implements cache.ResourceEventHandler.
+func (b booking) OnDelete(obj any) {
+	b.r.notified(obj, true)
+	b.faulty(obj, true)
+	b.h.OnDelete(obj)
+}
+
+// faulty panics in place of the controller's handler at the chosen
+// notifications, once they are booked.
+func (b booking) faulty(obj any, deleted bool) {
+	if b.r.faults != nil {
+		b.r.faults.Enqueuing(obj, deleted)
+	}
+}
 
 // controllerRun is a controller of one style, built and ready to start.
 type controllerRun interface {
@@ -262,6 +323,14 @@ type feed interface {
 	// release starts the measured stream.
 	release()
 	exhausted() <-chan struct{}
+	// exhaustedAt is when exhausted was closed, on the run's clock.
+	exhaustedAt() time.Duration
+	// patience is how long the run may now go without progress, if
+	// longer than Options.Stall (0: Stall).
+	patience() time.Duration
+	// collapsed reports whether the informer relisted on its own, which
+	// may merge a deletion and a re-creation (account.Expect.Collapsed).
+	collapsed() bool
 	stats() watchsrc.Stats
 }
 
@@ -271,6 +340,9 @@ type sourceFeed struct{ *watchsrc.Source }
 func (f sourceFeed) listerWatcher() cache.ListerWatcher { return f.ListerWatcher() }
 func (f sourceFeed) release()                           { f.Start() }
 func (f sourceFeed) exhausted() <-chan struct{}         { return f.Exhausted() }
+func (f sourceFeed) exhaustedAt() time.Duration         { return f.ExhaustedAt() }
+func (f sourceFeed) patience() time.Duration            { return 0 }
+func (f sourceFeed) collapsed() bool                    { return false } // its relists are booked
 func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
 
 // Run drives stream s (objects objs) through a controller of style st on
@@ -280,6 +352,9 @@ func (f sourceFeed) stats() watchsrc.Stats              { return f.Stats() }
 func Run(ctx context.Context, st Style, sk Stack, s *gen.Stream, objs *gen.Objects, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if o.Outage != nil {
+		return nil, gen.Fieldf("restart-after", "an outage needs an API server (RunAPI)")
 	}
 	if o.Controllers > 1 && s.Stats.MissedDeletes > 0 {
 		return nil, gen.Fieldf("controllers", "%d controllers need a stream without missed deletes (it has %d)", o.Controllers, s.Stats.MissedDeletes)
@@ -412,10 +487,17 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	}
 	res := &Result{Style: st, Impl: sk.Name(), Baseline: sk == Baseline(st), Digest: s.Digest}
 
+	// The handlers' panics reach the informer's policy; restored after
+	// stop (deferred below, so it runs first), once no handler runs.
+	defer o.Handlers.AllowPanics()()
 	runCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	stop := sync.OnceFunc(func() { cancel(); wg.Wait() })
 	defer stop()
+	if o.Handlers.Any() {
+		r.faults = handlerfault.New(runCtx, o.Handlers, handlerfault.Books{Stream: s, Ledger: r.led, Key: r.faultKey})
+		r.faults.EndsWith(src.exhausted())
+	}
 	for i, c := range cs {
 		if err := c.start(runCtx, &wg); err != nil {
 			return nil, err
@@ -424,6 +506,13 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		case <-infs[i].registered:
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		}
+	}
+	if r.faults != nil && o.Handlers.Blocks > 0 {
+		// After the controller's handler, as a second controller or an
+		// event recorder registers on a shared informer.
+		if _, err := base.AddEventHandler(r.faults.Blocker()); err != nil {
+			return nil, err
 		}
 	}
 	depth := func() int64 {
@@ -448,8 +537,12 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 	t0 := time.Now()
 	wg.Go(func() { base.RunWithContext(runCtx) })
 	synced := func() bool { return r.syncedAtAll() != 0 || s.Config.Objects == 0 }
+	caughtUp := synced
+	if r.faults != nil {
+		caughtUp = func() bool { return synced() && r.faults.CaughtUp() }
+	}
 	if !o.Restart {
-		if res.Stalled = r.drain(ctx, nil, synced); !res.Stalled {
+		if res.Stalled = r.drain(ctx, nil, synced, src); !res.Stalled {
 			res.Sync = time.Since(t0)
 			if stopProfiles, err = o.Profiles.Start(); err != nil {
 				return nil, err
@@ -461,7 +554,10 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		}
 	}
 	if !res.Stalled {
-		res.Stalled = r.drain(ctx, src.exhausted(), synced)
+		res.Stalled = r.drain(ctx, src.exhausted(), caughtUp, src)
+		if !res.Stalled {
+			res.Converge = time.Duration(r.now()) - src.exhaustedAt()
+		}
 	}
 	res.Duration = time.Since(t0)
 	if at := r.syncedAtAll(); o.Restart && at != 0 {
@@ -490,9 +586,13 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		res.HeapPerObject = float64(sub(metrics.LiveHeap(), heap0)) / float64(stored)
 	}
 	res.GCCPUFraction = usage.GCCPUFraction
-	expect := r.expect(base.GetIndexer())
+	res.Source = src.stats()
+	expect := r.expect(base.GetIndexer(), res.Source, src.collapsed())
 	stop()
 	runtime.KeepAlive(base)
+	if r.faults != nil {
+		r.faults.CheckFinal()
+	}
 	lat, stale := metrics.NewLatency(), metrics.NewLatency()
 	for _, c := range r.all() {
 		for _, l := range c.allLats {
@@ -501,9 +601,12 @@ func (r *run) drive(ctx context.Context, st Style, sk Stack, src feed) (*Result,
 		stale.Merge(c.stale)
 	}
 	res.Latency, res.Staleness = lat.Quantiles(), stale.Quantiles()
-	res.Source = src.stats()
 	res.ProcessErrors = r.sum(func(c *run) int64 { return c.procErrs.Load() })
+	res.Skipped = r.led.Skipped()
 	res.Violations = r.verify(expect)
+	if o.Converge > 0 && res.Converge > o.Converge {
+		res.Violations = append(res.Violations, account.Late(res.Converge, o.Converge))
+	}
 	return res, ctx.Err()
 }
 
@@ -526,8 +629,9 @@ func (r *run) verify(expect account.Expect) []account.Violation {
 
 // expect is what Verify checks: the informer's store equals the stream's
 // truth, every key's newest change was reconciled, every delete reached
-// the handler.
-func (r *run) expect(idx cache.Indexer) account.Expect {
+// the handler, and no key was notified at a version the store held more
+// often than the source's relists and resyncs allow.
+func (r *run) expect(idx cache.Indexer, src watchsrc.Stats, collapsed bool) account.Expect {
 	stored := map[int]uint64{}
 	var foreign []string
 	for _, obj := range idx.List() {
@@ -539,17 +643,21 @@ func (r *run) expect(idx cache.Indexer) account.Expect {
 		}
 		stored[k] = rv
 	}
-	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true}
+	return account.Expect{Name: r.objs.Key, Truth: r.stream.Final, Stored: stored, Foreign: foreign, Reconciled: true, Deletes: true,
+		Renotify: int(max(src.Lists-1, 0) + src.Resyncs), Collapsed: collapsed}
 }
 
 // drain waits until the stream is exhausted (nil: nothing to wait for),
 // ready holds and every controller reconciled every emitted change, by the
 // same stall rule as the load pipelines (account.Ledger.Drain), ledger
-// after ledger; progress anywhere counts for each.
-func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool) (stalled bool) {
+// after ledger; progress anywhere counts for each, and src may raise the
+// stall timeout while it waits on something it caused (patience) or let
+// deletions a relist merged away go (collapsed).
+func (r *run) drain(ctx context.Context, exhausted <-chan struct{}, ready func() bool, src feed) (stalled bool) {
 	progress := func() int64 { return r.sum(func(c *run) int64 { return c.progress.Load() }) }
 	for _, c := range r.all() {
-		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall}) {
+		if c.led.Drain(ctx, account.DrainOptions{Exhausted: exhausted, Ready: ready, Progress: progress, Stall: r.o.Stall,
+			Longer: src.patience, Collapsed: src.collapsed}) {
 			return true
 		}
 	}

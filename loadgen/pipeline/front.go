@@ -188,14 +188,7 @@ func (e *env) deleted(obj any) (int, bool) {
 		return 0, false
 	}
 	e.led.Deleted(k)
-	last := obj
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		last = t.Obj
-	}
-	var rv uint64
-	if p, ok := last.(*corev1.Pod); ok {
-		rv, _ = gen.RV(p)
-	}
+	rv := lastRV(obj)
 	e.led.Applied(k, rv, true)
 	if e.fp != nil {
 		e.fp.notified(k, rv, true)

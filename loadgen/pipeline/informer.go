@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/queuelab/queuelab/loadgen/account"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/metrics"
 	"github.com/queuelab/queuelab/loadgen/watchsrc"
 )
@@ -25,7 +26,7 @@ type informerRun struct {
 	wg     sync.WaitGroup
 	// hf is the misbehaving handlers' state (nil: Options.Handlers is
 	// off).
-	hf *handlerFaults
+	hf *handlerfault.Injector
 }
 
 func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
@@ -37,8 +38,8 @@ func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
 		r.hf = newHandlerFaults(e, o, r.ctx)
 		h.f = r.hf
 		if o.Blocks > 0 {
-			others = append(others, blocker{r.hf})
-			e.caughtUp = r.hf.caughtUp
+			others = append(others, r.hf.Blocker())
+			e.caughtUp = r.hf.CaughtUp
 		}
 	}
 	var err error
@@ -47,7 +48,7 @@ func newInformerRun(e *env, st Stack, layer Layer) (*informerRun, error) {
 		return nil, err
 	}
 	if r.hf != nil {
-		r.hf.ended = r.f.src.Exhausted()
+		r.hf.EndsWith(r.f.src.Exhausted())
 	}
 	return r, nil
 }
@@ -83,7 +84,7 @@ func (r *informerRun) expect() account.Expect {
 func (r *informerRun) finish(res *Result) {
 	res.Source = r.f.src.Stats()
 	if r.hf != nil {
-		r.hf.checkFinal()
+		r.hf.CheckFinal()
 	}
 }
 
@@ -96,7 +97,7 @@ type enqueuer struct {
 	e *env
 	q workqueue.TypedRateLimitingInterface[string]
 	// f, if set, counts notifications and panics on the chosen ones.
-	f *handlerFaults
+	f *handlerfault.Injector
 }
 
 var _ cache.ResourceEventHandler = enqueuer{}
@@ -115,7 +116,7 @@ func (h enqueuer) OnDelete(obj any) {
 
 func (h enqueuer) enqueue(obj any, deleted bool) {
 	if h.f != nil {
-		h.f.enqueuing(obj, deleted)
+		h.f.Enqueuing(obj, deleted)
 	}
 	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-
 	"github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
@@ -80,13 +78,9 @@ func Run(ctx context.Context, k Kind, st Stack, s *gen.Stream, objs *gen.Objects
 	}
 	res := &Result{Pipeline: k, Impl: st.Name(k), Baseline: st.IsBaseline(k), Digest: s.Digest}
 
-	if o.Handlers.Panics > 0 {
-		// The handlers' panics must reach the informer's policy without
-		// crashing the process: client-go's listener re-panics while
-		// ReallyCrash is on. Restored after stop, once no handler runs.
-		defer func(prev bool) { utilruntime.ReallyCrash = prev }(utilruntime.ReallyCrash)
-		utilruntime.ReallyCrash = false
-	}
+	// The handlers' panics reach the informer's policy; restored after
+	// stop (deferred below, so it runs first), once no handler runs.
+	defer o.Handlers.AllowPanics()()
 	heap0 := metrics.LiveHeap()
 	metrics.ResetPeakRSS()
 	t := time.Now()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/queuelab/queuelab/loadgen/controller"
 	"github.com/queuelab/queuelab/loadgen/gen"
+	"github.com/queuelab/queuelab/loadgen/handlerfault"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
 )
 
@@ -115,4 +116,20 @@ func controllerManyIO() Scenario {
 		"controller-many with I/O-bound reconciles: 20 controllers × 4 workers on one shared informer, 2k pods, 200 events/s, each reconcile waits 2 ms without CPU",
 		controllerGen(2000, 20, 3000), controllerOpts(manyWorkers, 200),
 		Controller{Lists: 1, Controllers: manyControllers, ReconcileSleep: 2 * time.Millisecond})
+}
+
+// controllerFaultsHandlers is faults-handlers under whole controllers, in
+// both styles over every controller stack: the controller's event handler
+// panics on 3 seeded notifications (skipped by the informer's panic
+// policy, forgiven by the ledger for that state only) and a second
+// registration on the shared informer blocks 2 s on 2 while the stream
+// flows at 2000 events/s; every ledger clean, drained within
+// faultConverge of the stream's end.
+func controllerFaultsHandlers() Scenario {
+	o := controllerOpts(4, 2000)
+	o.Handlers = handlerfault.Faults{Panics: 3, Blocks: 2, Block: 2 * time.Second}
+	o.Converge = faultConverge
+	return controllerScenario("controller-faults-handlers",
+		"whole controllers whose event handler panics on 3 notifications (skipped, as the informer's panic policy allows) while a second registration blocks 2 s on 2: 2k pods, 8k events at 2000/s; every ledger clean, drained within 15 s of the stream's end",
+		faultGen(), o, Controller{Lists: 1})
 }

@@ -64,3 +64,19 @@ func TestControllerManyIsLedgerClean(t *testing.T) {
 		})
 	}
 }
+
+// TestControllerFaultsHandlersWiring: the scenario's handler faults and
+// convergence bound reach the controller run's options.
+func TestControllerFaultsHandlersWiring(t *testing.T) {
+	sc, err := Lookup("controller-faults-handlers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := sc.Controller.Options(sc.Opts)
+	if o.Handlers.Panics != 3 || o.Handlers.Blocks != 2 || o.Converge != faultConverge {
+		t.Fatalf("handlers %+v, converge %v: want 3 panics, 2 blocks, bound %v", o.Handlers, o.Converge, faultConverge)
+	}
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -52,7 +52,7 @@ type Controller struct {
 func (c *Controller) Options(o pipeline.Options) controller.Options {
 	return controller.Options{Workers: o.Workers, Lists: c.Lists, ReconcileCost: o.ReconcileCost,
 		ErrorRate: o.ErrorRate, Schedule: o.Schedule, Restart: c.Restart, Stall: o.Stall, Faults: o.Faults,
-		Controllers: c.Controllers, ReconcileSleep: c.ReconcileSleep}
+		Controllers: c.Controllers, ReconcileSleep: c.ReconcileSleep, Handlers: o.Handlers, Converge: o.Converge}
 }
 
 // All lists the scenarios, default first.
@@ -111,6 +111,7 @@ func All() []Scenario {
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},
 		faultsWatch(informerStacks), faultsHandlers(informerStacks), controllerFaults(),
+		controllerFaultsHandlers(),
 	}, scaleScenarios()...)
 }
 

@@ -25,13 +25,16 @@ func cpuTime(t *testing.T) time.Duration {
 // (named, so it publishes metrics, with 1,000 items parked an hour ahead),
 // whose 8 workers are blocked in Get, uses less than 1% of a core: workers
 // park instead of spinning. It is the one CPU-usage assertion of the
-// package, measured on the whole process over one second per variant, so
-// it must not run in parallel with other tests.
+// package, measured on the whole process, so it must not run in parallel
+// with other tests. What the process burns with no queue at all over the
+// same window just before (the race runtime, the GC's background work,
+// the scavenger: about 1% of a core under -race by themselves) is not the
+// queue's and is subtracted; a spinning worker would cost a whole core.
 func TestIdleQueueUsesNoCPU(t *testing.T) {
 	if testing.Short() {
-		t.Skip("measures CPU time over 3 s")
+		t.Skip("measures CPU time over 12 s")
 	}
-	const window = time.Second
+	const window = 2 * time.Second
 	for _, v := range variants[string]() {
 		t.Run("impl="+v.name, func(t *testing.T) {
 			q, err := v.new(priorityq.Options[string]{Name: "idle-" + v.name})
@@ -55,8 +58,12 @@ func TestIdleQueueUsesNoCPU(t *testing.T) {
 			used := cpuTime(t) - before
 			q.ShutDown()
 			workers.Wait()
-			if used > window/100 {
-				t.Errorf("an idle queue with 8 workers in Get used %v of CPU in %v, want under 1%% of a core (%v)", used, window, window/100)
+			debug.FreeOSMemory()
+			before = cpuTime(t)
+			time.Sleep(window)
+			background := cpuTime(t) - before
+			if used-background > window/100 {
+				t.Errorf("an idle queue with 8 workers in Get used %v of CPU in %v (the process without it: %v), want under 1%% of a core (%v) more", used, window, background, window/100)
 			}
 		})
 	}

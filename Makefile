@@ -130,10 +130,10 @@ bench-save: ## Run the matrix and the load scenarios (SAVE_LOAD_SCENARIOS) into 
 	    echo "cpu: $${cpu:-$$(uname -m)}"; echo "note: $(NOTE)"; \
 	    echo "bench-command: $$bench"; echo "load-command: $$load"; } > $$out.partial; \
 	  echo "writing $$out"; \
-	  { sh -c "$$bench" 2>&1; echo $$? > $$out.rc; } | tee -a $$out.partial; \
+	  { rc=0; sh -c "$$bench" 2>&1 || rc=$$?; echo $$rc > $$out.rc; } | tee -a $$out.partial; \
 	  if [ -n "$(SAVE_LOAD_SCENARIOS)" ]; then echo "pkg:" >> $$out.partial; \
-	    { $$load 2>&1; echo $$? >> $$out.rc; } | tee -a $$out.partial; fi; \
-	  if grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
+	    { rc=0; $$load 2>&1 || rc=$$?; echo $$rc >> $$out.rc; } | tee -a $$out.partial; fi; \
+	  if [ ! -s $$out.rc ] || grep -qv '^0$$' $$out.rc; then rm -f $$out.rc; mv $$out.partial $$out.failed; echo "benchmarks failed: output kept in $$out.failed"; exit 1; fi; \
 	  rm -f $$out.rc; mv $$out.partial $$out; echo "saved $$out"
 
 # bench-scaling: bench/scaling.sh runs each family's contention benchmark at

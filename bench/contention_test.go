@@ -79,7 +79,7 @@ var contentionShapes = []contentionShape{
 // lock-free store under each queue family), built by
 // pipeline.Stack.NewInformer; -contention.impls picks others ("all": every
 // store and FIFO name).
-var contentionStacks = flag.String("contention.impls", "clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-mutex,lockfree+inorder-lockfree,lockfree+deltafifo-ring",
+var contentionStacks = flag.String("contention.impls", "clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-mutex,lockfree+inorder-lockfree,lockfree+deltafifo-mutex",
 	"BenchmarkInformerContention: the <store>+<fifo> stacks to compare, as `queuelab run --impl` takes them for the store pipeline")
 
 // BenchmarkInformerContention (issues 7 and 17) is client-go's

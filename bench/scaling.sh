@@ -36,7 +36,7 @@ set -eu
 CPU=${CPU:-1,2,4,8,16}
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-0.3s}
-STACKS=${STACKS:-clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-lockfree,lockfree+deltafifo-ring}
+STACKS=${STACKS:-clientgo,mutex+inorder-mutex,lockfree+clientgo,lockfree+inorder-lockfree,lockfree+deltafifo-mutex}
 MAX_SECONDS=${MAX_SECONDS:-0}
 RAW_DIR=${RAW_DIR:-results/raw}
 NOTE=${NOTE:-}

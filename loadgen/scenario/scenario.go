@@ -106,7 +106,7 @@ func All() []Scenario {
 			Gen: def, Opts: opts, Pipelines: []pipeline.Kind{pipeline.Informer}, HalfLoad: true, Stacks: informerStacks},
 		{Name: "store-contention", Doc: "40k pods, 10 listers doing Get/ByIndex/List scans against the informer's writer (PopBatch + transactions where supported), 100 events/s: staleness (issue 7); --rate 0 measures the writer's capacity",
 			Gen: contention, Opts: contOpts, Pipelines: []pipeline.Kind{pipeline.Store},
-			Stacks: map[pipeline.Kind]string{pipeline.Store: "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-ring"}},
+			Stacks: map[pipeline.Kind]string{pipeline.Store: "clientgo,mutex+clientgo,lockfree+clientgo,lockfree+deltafifo-mutex"}},
 		controllerKCM(), controllerRestart(), controllerRelist(), controllerWide(), controllerPlain(), controllerMany(), controllerManyIO(),
 		{Name: "smoke", Doc: "2k pods, 10k events with relists, resyncs and disconnects: seconds, for CI and benchmarks",
 			Gen: smoke, Opts: opts, Pipelines: pipeline.Kinds},

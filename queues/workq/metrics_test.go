@@ -266,40 +266,49 @@ func newMetricsQueue(t *testing.T, impl string, p workqueue.MetricsProvider, clk
 // order they finish in, and ignore the items only queued: a backlog
 // behind the workers adds nothing.
 func TestMetricsRefreshSeesProcessingItems(t *testing.T) {
+	eachMetricsQueue(t, func(t *testing.T, q refresher, rec *recorder, clk *clocktesting.FakeClock) {
+		defer q.ShutDown()
+		tick := func(wantTotal, wantLongest float64) {
+			t.Helper()
+			clk.Step(unfinishedWorkPeriod)
+			synctest.Wait()
+			if u, l := rec.value("unfinished"), rec.value("longest"); u != wantTotal || l != wantLongest {
+				t.Fatalf("at %v: unfinished %v, longest %v; want %v, %v", clk.Since(time.Unix(0, 0)), u, l, wantTotal, wantLongest)
+			}
+		}
+		for i := range 3 {
+			q.Add(fmt.Sprint("k", i))
+		}
+		a, _ := q.Get()
+		tick(0.5, 0.5)
+		b, _ := q.Get()
+		for i := range 5000 {
+			q.Add(fmt.Sprint("backlog", i))
+		}
+		tick(1.5, 1) // a for 1s, b for 0.5s
+		q.Done(a)    // the first one started goes first
+		tick(1, 1)
+		c, _ := q.Get()
+		tick(2, 1.5) // b for 1.5s, c for 0.5s
+		q.Done(c)    // the last one started goes first
+		tick(2, 2)
+		q.Done(b)
+		tick(0, 0)
+	})
+}
+
+// eachMetricsQueue runs body in a synctest bubble for each queue kind,
+// built with metrics on rec and the fake clock clk, once its refresher
+// has its ticker.
+func eachMetricsQueue(t *testing.T, body func(t *testing.T, q refresher, rec *recorder, clk *clocktesting.FakeClock)) {
 	for _, name := range []string{"mutex", "sharded", "ring"} {
 		t.Run("impl="+name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				clk := clocktesting.NewFakeClock(time.Unix(0, 0))
 				rec := newRecorder()
 				q := newMetricsQueue(t, name, rec, clk)
-				defer q.ShutDown()
 				synctest.Wait() // the refresher has its ticker
-				tick := func(wantTotal, wantLongest float64) {
-					t.Helper()
-					clk.Step(unfinishedWorkPeriod)
-					synctest.Wait()
-					if u, l := rec.value("unfinished"), rec.value("longest"); u != wantTotal || l != wantLongest {
-						t.Fatalf("at %v: unfinished %v, longest %v; want %v, %v", clk.Since(time.Unix(0, 0)), u, l, wantTotal, wantLongest)
-					}
-				}
-				for i := range 3 {
-					q.Add(fmt.Sprint("k", i))
-				}
-				a, _ := q.Get()
-				tick(0.5, 0.5)
-				b, _ := q.Get()
-				for i := range 5000 {
-					q.Add(fmt.Sprint("backlog", i))
-				}
-				tick(1.5, 1) // a for 1s, b for 0.5s
-				q.Done(a)    // the first one started goes first
-				tick(1, 1)
-				c, _ := q.Get()
-				tick(2, 1.5) // b for 1.5s, c for 0.5s
-				q.Done(c)    // the last one started goes first
-				tick(2, 2)
-				q.Done(b)
-				tick(0, 0)
+				body(t, q, rec, clk)
 			})
 		})
 	}
@@ -313,32 +322,24 @@ const unfinishedWorkPeriod = 500 * time.Millisecond
 // client-go, even by a tick that lands between the shutdown and the
 // refresher's halt, and even with items still being processed.
 func TestMetricsNotRefreshedAfterShutdown(t *testing.T) {
-	for _, name := range []string{"mutex", "sharded", "ring"} {
-		t.Run("impl="+name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				clk := clocktesting.NewFakeClock(time.Unix(0, 0))
-				rec := newRecorder()
-				q := newMetricsQueue(t, name, rec, clk)
-				synctest.Wait()
-				q.Add("a")
-				q.Get()
-				clk.Step(unfinishedWorkPeriod)
-				synctest.Wait()
-				if u := rec.value("unfinished"); u != 0.5 {
-					t.Fatalf("unfinished %v before the shutdown, want 0.5", u)
-				}
-				q.ShutDown()
-				clk.Step(10 * unfinishedWorkPeriod)
-				synctest.Wait()
-				q.Refresh() // a tick that raced the shutdown
-				if u, l := rec.value("unfinished"), rec.value("longest"); u != 0.5 || l != 0.5 {
-					t.Errorf("after the shutdown: unfinished %v, longest %v; want them left at 0.5", u, l)
-				}
-				q.Done("a")
-				if w := rec.observed("work"); len(w) != 1 || w[0] != 5.5 {
-					t.Errorf("work durations %v, want [5.5]: Done after shutdown still observes", w)
-				}
-			})
-		})
-	}
+	eachMetricsQueue(t, func(t *testing.T, q refresher, rec *recorder, clk *clocktesting.FakeClock) {
+		q.Add("a")
+		q.Get()
+		clk.Step(unfinishedWorkPeriod)
+		synctest.Wait()
+		if u := rec.value("unfinished"); u != 0.5 {
+			t.Fatalf("unfinished %v before the shutdown, want 0.5", u)
+		}
+		q.ShutDown()
+		clk.Step(10 * unfinishedWorkPeriod)
+		synctest.Wait()
+		q.Refresh() // a tick that raced the shutdown
+		if u, l := rec.value("unfinished"), rec.value("longest"); u != 0.5 || l != 0.5 {
+			t.Errorf("after the shutdown: unfinished %v, longest %v; want them left at 0.5", u, l)
+		}
+		q.Done("a")
+		if w := rec.observed("work"); len(w) != 1 || w[0] != 5.5 {
+			t.Errorf("work durations %v, want [5.5]: Done after shutdown still observes", w)
+		}
+	})
 }

@@ -43,8 +43,9 @@ func InformerFIFOs() List[informer.FIFO, informertest.Guarantees] {
 		// bench-smoke run of several (results/notes.md, "A sharded DeltaFIFO
 		// under the drop-in informer"); it is left out of every lab stack
 		// until that is understood and fixed.
-		{Name: "deltafifo-ring", Doc: "deltafifo ring: lock-free rings of keys, global FIFO order",
-			New: informer.DeltaFIFO(deltafifo.NewRing, deltafifo.Options{}), Guarantees: fifoOrder},
+		// Nor "deltafifo-ring": the same loss showed over it in a later
+		// run (a BenchmarkPipeline round of the full matrix: 426 keys
+		// behind the truth, 24 deletions never delivered).
 	}
 }
 

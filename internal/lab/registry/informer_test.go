@@ -57,6 +57,6 @@ func TestInformerFIFOsGuarantees(t *testing.T) {
 	fifo := informertest.Guarantees{Order: guarantee.OrderFIFO}
 	registrytest.CheckGuarantees(t, registry.InformerFIFOs(), map[string]informertest.Guarantees{
 		"realfifo": fifo, "inorder-clientgo-nonatomic": fifo, "inorder-mutex": fifo, "inorder-lockfree": fifo,
-		"deltafifo-clientgo": fifo, "deltafifo-mutex": fifo, "deltafifo-ring": fifo,
+		"deltafifo-clientgo": fifo, "deltafifo-mutex": fifo,
 	})
 }

@@ -19,7 +19,8 @@
 // (TestPushDoesNotAllocatePerEvent); slices a burst grew past keepEvents
 // are released once drained (TestDrainedBurstIsReleased), and smaller ones
 // once the batches after the burst stay far smaller
-// (TestBuffersShrinkAfterBurst), so an initial list does not pin its size. The informer path before the fan-out does
+// (TestBuffersShrinkAfterBurst), so an initial list does not pin its size.
+// The informer path before the fan-out does
 // allocate:
 // BenchmarkInformerFanout counts about 5 allocations per event whatever
 // the number of handlers, in the FIFO's and the store's key strings.

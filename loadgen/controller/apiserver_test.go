@@ -13,7 +13,6 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
-	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 )
 
@@ -58,8 +57,7 @@ func TestRunAPIOutageLosesNoWrite(t *testing.T) {
 				return nil
 			}}
 			res, err := RunAPI(context.Background(), client, "outage", st, Baseline(st), s, objs, o)
-			require.NoError(t, err)
-			require.True(t, res.OK(), "stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
+			requireLedgerClean(t, res, err)
 			assert.Positive(t, landed.Load(), "some writes landed before their error")
 			assert.Equal(t, failed.Load(), res.WriteRetries, "every failed write was retried")
 			assert.GreaterOrEqual(t, res.Outage, 200*time.Millisecond)

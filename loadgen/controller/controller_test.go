@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 	"k8s.io/client-go/kubernetes/fake"
 
@@ -70,12 +71,7 @@ func TestRunIsLedgerClean(t *testing.T) {
 						o.Schedule = gen.Schedule{Rate: 20_000}
 					}
 					res, err := Run(context.Background(), st, sk, s, objs, o)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !res.OK() {
-						t.Fatalf("run failed: stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
-					}
+					requireLedgerClean(t, res, err)
 					if res.Reconciles == 0 || res.Latency.Count == 0 || res.Sync <= 0 {
 						t.Fatalf("nothing measured: %+v", res)
 					}
@@ -90,19 +86,31 @@ func TestRunIsLedgerClean(t *testing.T) {
 // fake clientset, so `make e2e` only adds the real server.
 func TestRunAPIIsLedgerClean(t *testing.T) {
 	s, objs := objectStream(t, 200, 4, 10, 600)
+	eachStockAndLabStack(t, func(t *testing.T, i int, st Style, sk Stack) {
+		o := DefaultOptions()
+		o.ErrorRate = 0.05
+		res, err := RunAPI(context.Background(), fake.NewClientset(), fmt.Sprintf("t%d", i), st, sk, s, objs, o)
+		requireLedgerClean(t, res, err)
+	})
+}
+
+// eachStockAndLabStack runs test once per style on its stock stack and once
+// on a lab stack (the lock-free informer over the mutex DeltaFIFO, with the
+// ring work queue), each a subtest named by style and stack; i numbers the
+// stacks within a style.
+func eachStockAndLabStack(t *testing.T, test func(t *testing.T, i int, st Style, sk Stack)) {
 	for _, st := range Styles {
 		for i, sk := range []Stack{Baseline(st), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}} {
-			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {
-				o := DefaultOptions()
-				o.ErrorRate = 0.05
-				res, err := RunAPI(context.Background(), fake.NewClientset(), fmt.Sprintf("t%d", i), st, sk, s, objs, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !res.OK() {
-					t.Fatalf("run failed: stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
-				}
-			})
+			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) { test(t, i, st, sk) })
 		}
 	}
+}
+
+// requireLedgerClean stops the test unless the run that returned res and
+// err (Run or RunAPI) finished without error and with a clean ledger:
+// nothing lost, duplicated, reconciled twice at once or read stale.
+func requireLedgerClean(t *testing.T, res *Result, err error) {
+	t.Helper()
+	require.NoError(t, err)
+	require.True(t, res.OK(), "stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/queuelab/queuelab/loadgen/account"
 	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/handlerfault"
 )
@@ -23,21 +22,16 @@ import (
 // utilruntime.ReallyCrash off process-wide.
 func TestHandlerFaultsLedgerClean(t *testing.T) {
 	s, objs := objectStream(t, 200, 4, 10, 1500)
-	for _, st := range Styles {
-		for _, sk := range []Stack{Baseline(st), {Informer: "lockfree+deltafifo-mutex", Queue: "ring"}} {
-			t.Run(string(st)+"/impl="+sk.Name(), func(t *testing.T) {
-				o := DefaultOptions()
-				o.Schedule = gen.Schedule{Rate: 3000}
-				o.Handlers = handlerfault.Faults{Panics: 3, Blocks: 2, Block: 300 * time.Millisecond}
-				o.Converge = 15 * time.Second
-				res, err := Run(context.Background(), st, sk, s, objs, o)
-				require.NoError(t, err)
-				require.True(t, res.OK(), "stalled=%v process errors=%d\n%s", res.Stalled, res.ProcessErrors, account.Summary(res.Violations))
-				assert.Positive(t, res.Skipped)
-				assert.LessOrEqual(t, res.Skipped, int64(3))
-			})
-		}
-	}
+	eachStockAndLabStack(t, func(t *testing.T, _ int, st Style, sk Stack) {
+		o := DefaultOptions()
+		o.Schedule = gen.Schedule{Rate: 3000}
+		o.Handlers = handlerfault.Faults{Panics: 3, Blocks: 2, Block: 300 * time.Millisecond}
+		o.Converge = 15 * time.Second
+		res, err := Run(context.Background(), st, sk, s, objs, o)
+		requireLedgerClean(t, res, err)
+		assert.Positive(t, res.Skipped)
+		assert.LessOrEqual(t, res.Skipped, int64(3))
+	})
 }
 
 // TestHandlerFaultsNeedOneControllerOffline: the faults' books are one

@@ -7,12 +7,28 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// names is the names stacks go by in pipeline k.
 func names(k Kind, stacks []Stack) []string {
 	var out []string
 	for _, s := range stacks {
 		out = append(out, s.Name(k))
 	}
 	return out
+}
+
+// selected is the names of the stacks r.Select(k, flag) picks; an error
+// fails the test.
+func selected(t *testing.T, r Registries, k Kind, flag string) []string {
+	t.Helper()
+	stacks, err := r.Select(k, flag)
+	require.NoError(t, err)
+	return names(k, stacks)
+}
+
+// selectErr is the error r.Select(k, flag) returns.
+func selectErr(r Registries, k Kind, flag string) error {
+	_, err := r.Select(k, flag)
+	return err
 }
 
 // registriesWith is a fixed fixture: each family's clientgo entry plus
@@ -45,28 +61,19 @@ func TestSelectAllIsUniformStacksPlusSingleFamilyEntries(t *testing.T) {
 	assert.Equal(t, []string{"clientgo+clientgo+clientgo", "mutex+mutex+mutex", "sharded+sharded+sharded", "lockfree+clientgo+clientgo"}, names(Informer, stacks))
 	assert.True(t, stacks[0].IsBaseline(Informer))
 
-	stacks, err = r.Select(Store, "lockfree+sharded,clientgo")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"lockfree+sharded", "clientgo+clientgo"}, names(Store, stacks))
+	assert.Equal(t, []string{"lockfree+sharded", "clientgo+clientgo"}, selected(t, r, Store, "lockfree+sharded,clientgo"))
 
-	stacks, err = r.Select(Informer, "all,lockfree+sharded+mutex,mutex")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"clientgo+clientgo+clientgo", "mutex+mutex+mutex", "sharded+sharded+sharded", "lockfree+clientgo+clientgo", "lockfree+sharded+mutex"}, names(Informer, stacks),
+	assert.Equal(t, []string{"clientgo+clientgo+clientgo", "mutex+mutex+mutex", "sharded+sharded+sharded", "lockfree+clientgo+clientgo", "lockfree+sharded+mutex"}, selected(t, r, Informer, "all,lockfree+sharded+mutex,mutex"),
 		"all plus combos: combos all already has are not repeated")
 
-	stacks, err = r.Select(WorkQueue, "all")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"clientgo", "mutex", "sharded"}, names(WorkQueue, stacks))
+	assert.Equal(t, []string{"clientgo", "mutex", "sharded"}, selected(t, r, WorkQueue, "all"))
 }
 
 func TestSelectErrorsNameTheFlag(t *testing.T) {
 	r := registriesWith()
-	_, err := r.Select(Informer, "lockfree")
-	assert.ErrorContains(t, err, `--impl: fifo: unknown implementation "lockfree"`)
-	_, err = r.Select(Informer, "a+b")
-	assert.ErrorContains(t, err, "<store>+<fifo>+<workq>")
-	_, err = r.Select(Informer, "clientgo,clientgo")
-	assert.ErrorContains(t, err, "selected twice")
+	assert.ErrorContains(t, selectErr(r, Informer, "lockfree"), `--impl: fifo: unknown implementation "lockfree"`)
+	assert.ErrorContains(t, selectErr(r, Informer, "a+b"), "<store>+<fifo>+<workq>")
+	assert.ErrorContains(t, selectErr(r, Informer, "clientgo,clientgo"), "selected twice")
 }
 
 // TestSelectDefaultIsTheZeroOptionsInformer: "default" names the drop-in
@@ -80,16 +87,11 @@ func TestSelectDefaultIsTheZeroOptionsInformer(t *testing.T) {
 	assert.True(t, stacks[1].Default)
 	assert.False(t, stacks[1].IsBaseline(Store))
 
-	stacks, err = r.Select(Informer, "default+mutex")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"default+mutex"}, names(Informer, stacks))
+	assert.Equal(t, []string{"default+mutex"}, selected(t, r, Informer, "default+mutex"))
 
-	_, err = r.Select(Informer, "default")
-	assert.ErrorContains(t, err, "default+<workq>")
-	_, err = r.Select(Store, "default+mutex")
-	assert.ErrorContains(t, err, "takes default alone")
-	_, err = r.Select(Store, "default,default")
-	assert.ErrorContains(t, err, "selected twice")
+	assert.ErrorContains(t, selectErr(r, Informer, "default"), "default+<workq>")
+	assert.ErrorContains(t, selectErr(r, Store, "default+mutex"), "takes default alone")
+	assert.ErrorContains(t, selectErr(r, Store, "default,default"), "selected twice")
 }
 
 func TestExplicitIsTheProduct(t *testing.T) {

@@ -24,23 +24,39 @@ const (
 // that holds any more: the record is zeroed, so the queue keeps nothing of
 // the item reachable once Done returns (the house rule for work queues).
 type record[T comparable] struct {
-	key        T
-	prio       int
-	seq        uint64 // order among ready items of one priority (controller-runtime's AddedCounter)
-	readyAt    int64  // ns since engine.base, while inWaiting
-	addedAt    int64  // ns since engine.base, while addTimed
-	startedAt  int64  // ns since engine.base, while started
-	prev, next int32  // ready list links, while inReady
-	sprev      int32  // started list links, while started
-	snext      int32
-	heapAt     int32 // position in engine.waiting, while inWaiting
-	st         uint8
+	key       T
+	prio      int
+	seq       uint64   // order among ready items of one priority (controller-runtime's AddedCounter)
+	readyAt   int64    // ns since engine.base, while inWaiting
+	addedAt   int64    // ns since engine.base, while addTimed
+	startedAt int64    // ns since engine.base, while started
+	lk        [2]links // neighbours in the ready list (while inReady) and the started list (while started)
+	heapAt    int32    // position in engine.waiting, while inWaiting
+	st        uint8
 }
+
+// The engine's intrusive lists: a record's links in each sit at the
+// list's index in record.lk.
+const (
+	readyList   = iota // a priority's ready records, in seq order
+	startedList        // the records being processed, oldest first
+)
+
+// links are a record's neighbours in one of the engine's lists, none at
+// its ends (and both none while the record is not in it).
+type links struct{ prev, next int32 }
+
+// list is the first and last records of one of the engine's lists, none
+// while it is empty.
+type list struct{ head, tail int32 }
+
+// emptyList is a list with nothing in it.
+var emptyList = list{head: none, tail: none}
 
 // level is the ready list of one priority: records linked in seq order.
 type level struct {
-	prio       int
-	head, tail int32
+	prio int
+	list
 }
 
 // engine is the single-threaded heart of every lock-based variant: the
@@ -69,10 +85,10 @@ type engine[T comparable] struct {
 	busy    int // records processing
 	base    time.Time
 	m       *metrics // nil: no metrics
-	// first and last started records, oldest first: the items whose work
-	// the unfinished-work gauges sum, so that refreshing them walks the
+	// the started records, oldest first: the items whose work the
+	// unfinished-work gauges sum, so that refreshing them walks the
 	// workers' items only, not every record.
-	firstStarted, lastStarted int32
+	started list
 }
 
 func (e *engine[T]) init(m *metrics) {
@@ -80,7 +96,7 @@ func (e *engine[T]) init(m *metrics) {
 	e.base = time.Now()
 	e.m = m
 	e.waiting.e = e
-	e.firstStarted, e.lastStarted = none, none
+	e.started = emptyList
 }
 
 // now is the engine's clock: monotonic nanoseconds since init.
@@ -149,7 +165,7 @@ func (e *engine[T]) nextSeq() uint64 {
 // alloc gives key a fresh record.
 func (e *engine[T]) alloc(key T) int32 {
 	i := freelist.Alloc(&e.recs, &e.free)
-	e.recs[i] = record[T]{key: key, prev: none, next: none, sprev: none, snext: none, heapAt: none}
+	e.recs[i] = record[T]{key: key, lk: [2]links{{none, none}, {none, none}}, heapAt: none}
 	e.index[key] = i
 	return i
 }
@@ -182,11 +198,11 @@ func (e *engine[T]) levelOf(prio int) int {
 		case p == prio:
 			return l
 		case p < prio:
-			e.levels = slices.Insert(e.levels, l, level{prio: prio, head: none, tail: none})
+			e.levels = slices.Insert(e.levels, l, level{prio: prio, list: emptyList})
 			return l
 		}
 	}
-	e.levels = append(e.levels, level{prio: prio, head: none, tail: none})
+	e.levels = append(e.levels, level{prio: prio, list: emptyList})
 	return len(e.levels) - 1
 }
 
@@ -197,21 +213,9 @@ func (e *engine[T]) link(i int32) {
 	l := &e.levels[e.levelOf(r.prio)]
 	after := l.tail
 	for after != none && e.recs[after].seq > r.seq {
-		after = e.recs[after].prev
+		after = e.recs[after].lk[readyList].prev
 	}
-	r.prev = after
-	if after == none {
-		r.next = l.head
-		l.head = i
-	} else {
-		r.next = e.recs[after].next
-		e.recs[after].next = i
-	}
-	if r.next == none {
-		l.tail = i
-	} else {
-		e.recs[r.next].prev = i
-	}
+	e.insertAfter(&l.list, readyList, after, i)
 	r.st |= inReady
 	e.ready++
 	if r.st&processing != 0 {
@@ -225,17 +229,7 @@ func (e *engine[T]) link(i int32) {
 func (e *engine[T]) unlink(i int32, li int) {
 	r := &e.recs[i]
 	l := &e.levels[li]
-	if r.prev == none {
-		l.head = r.next
-	} else {
-		e.recs[r.prev].next = r.next
-	}
-	if r.next == none {
-		l.tail = r.prev
-	} else {
-		e.recs[r.next].prev = r.prev
-	}
-	r.prev, r.next = none, none
+	e.remove(&l.list, readyList, i)
 	r.st &^= inReady
 	e.ready--
 	if r.st&processing != 0 {
@@ -252,7 +246,7 @@ func (e *engine[T]) eligible() bool { return e.ready > e.blocked }
 // topPriority returns the priority of the item Get would hand out, if any.
 func (e *engine[T]) topPriority() (int, bool) {
 	for _, l := range e.levels {
-		for i := l.head; i != none; i = e.recs[i].next {
+		for i := l.head; i != none; i = e.recs[i].lk[readyList].next {
 			if e.recs[i].st&processing == 0 {
 				return l.prio, true
 			}
@@ -268,7 +262,7 @@ func (e *engine[T]) pop() (key T, prio int, ok bool) {
 		return key, 0, false
 	}
 	for li, l := range e.levels {
-		for i := l.head; i != none; i = e.recs[i].next {
+		for i := l.head; i != none; i = e.recs[i].lk[readyList].next {
 			r := &e.recs[i]
 			if r.st&processing != 0 {
 				continue
@@ -367,31 +361,44 @@ func (e *engine[T]) dropWaiting() {
 func (e *engine[T]) idle() bool { return e.ready == 0 && e.busy == 0 }
 
 // linkStarted appends record i, just handed out, to the started list.
-func (e *engine[T]) linkStarted(i int32) {
-	r := &e.recs[i]
-	r.sprev, r.snext = e.lastStarted, none
-	if e.lastStarted == none {
-		e.firstStarted = i
-	} else {
-		e.recs[e.lastStarted].snext = i
-	}
-	e.lastStarted = i
-}
+func (e *engine[T]) linkStarted(i int32) { e.insertAfter(&e.started, startedList, e.started.tail, i) }
 
 // unlinkStarted takes record i out of the started list.
-func (e *engine[T]) unlinkStarted(i int32) {
-	r := &e.recs[i]
-	if r.sprev == none {
-		e.firstStarted = r.snext
+func (e *engine[T]) unlinkStarted(i int32) { e.remove(&e.started, startedList, i) }
+
+// insertAfter links record i into l, the list of kind k, right after record
+// after (at the head when after is none).
+func (e *engine[T]) insertAfter(l *list, k int, after, i int32) {
+	r := &e.recs[i].lk[k]
+	r.prev = after
+	if after == none {
+		r.next = l.head
+		l.head = i
 	} else {
-		e.recs[r.sprev].snext = r.snext
+		r.next = e.recs[after].lk[k].next
+		e.recs[after].lk[k].next = i
 	}
-	if r.snext == none {
-		e.lastStarted = r.sprev
+	if r.next == none {
+		l.tail = i
 	} else {
-		e.recs[r.snext].sprev = r.sprev
+		e.recs[r.next].lk[k].prev = i
 	}
-	r.sprev, r.snext = none, none
+}
+
+// remove takes record i out of l, the list of kind k.
+func (e *engine[T]) remove(l *list, k int, i int32) {
+	r := &e.recs[i].lk[k]
+	if r.prev == none {
+		l.head = r.next
+	} else {
+		e.recs[r.prev].lk[k].next = r.next
+	}
+	if r.next == none {
+		l.tail = r.prev
+	} else {
+		e.recs[r.next].lk[k].prev = r.prev
+	}
+	*r = links{none, none}
 }
 
 // unfinished adds the processing items' ages to the totals of the
@@ -400,10 +407,10 @@ func (e *engine[T]) unlinkStarted(i int32) {
 // is the oldest.
 func (e *engine[T]) unfinished(total, oldest *float64) {
 	now := e.now()
-	if e.firstStarted != none {
-		*oldest = max(*oldest, seconds(now-e.recs[e.firstStarted].startedAt))
+	if e.started.head != none {
+		*oldest = max(*oldest, seconds(now-e.recs[e.started.head].startedAt))
 	}
-	for i := e.firstStarted; i != none; i = e.recs[i].snext {
+	for i := e.started.head; i != none; i = e.recs[i].lk[startedList].next {
 		*total += seconds(now - e.recs[i].startedAt)
 	}
 }

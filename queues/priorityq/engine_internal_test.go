@@ -30,7 +30,7 @@ func TestMutexShrinksAfterABurst(t *testing.T) {
 	}
 	walked := 0
 	q.c.mu.Lock()
-	for i := q.c.e.firstStarted; i != none; i = q.c.e.recs[i].snext {
+	for i := q.c.e.started.head; i != none; i = q.c.e.recs[i].lk[startedList].next {
 		walked++
 	}
 	q.c.mu.Unlock()

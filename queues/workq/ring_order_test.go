@@ -86,9 +86,7 @@ func TestCycleAllocatesNothing(t *testing.T) {
 func TestRingAddRacingShutDownDoesNotRequeue(t *testing.T) {
 	q := must(NewRing[string](Options{}))
 	q.Add("x")
-	if item, _ := q.Get(); item != "x" {
-		t.Fatalf("Get = %q, want x", item)
-	}
+	wantGet(t, q, "x")
 	_, s := q.locate("x")
 	s.mu.Lock()
 	added := make(chan struct{})
@@ -128,9 +126,7 @@ func TestRingAddSeeingItemProcessingAfterShutDownDoesNotRequeue(t *testing.T) {
 	}()
 	<-paused
 	ringAddMarking = nil // read by the paused Add only before it closed paused
-	if item, _ := q.Get(); item != "x" {
-		t.Fatalf("Get = %q, want x", item)
-	}
+	wantGet(t, q, "x")
 	q.ShutDown()
 	close(resume)
 	<-added
@@ -179,9 +175,7 @@ func TestRingAddBetweenPopAndMarkRequeues(t *testing.T) {
 	if n := q.Len(); n != 1 {
 		t.Fatalf("Len after Done = %d, want 1: the Add made after Get popped x was lost", n)
 	}
-	if item, shutdown := q.Get(); item != "x" || shutdown {
-		t.Fatalf("Get = %q, %v; want x, false", item, shutdown)
-	}
+	wantGet(t, q, "x")
 	q.Done("x")
 }
 
@@ -243,4 +237,13 @@ func TestRingDrainWaitsForGetBetweenPopAndCount(t *testing.T) {
 		q.Done(item)
 		<-drained
 	})
+}
+
+// wantGet fails t unless q's next Get hands out want with the queue not
+// shut down; the caller still owes the item's Done.
+func wantGet(t *testing.T, q *Ring[string], want string) {
+	t.Helper()
+	if item, shutdown := q.Get(); item != want || shutdown {
+		t.Fatalf("Get = %q, %v; want %q, false", item, shutdown, want)
+	}
 }

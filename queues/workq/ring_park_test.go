@@ -121,9 +121,7 @@ func TestRingLenAfterShutDownCountsReservedAdd(t *testing.T) {
 	if n := <-got; n != 1 {
 		t.Fatalf("Len = %d, want 1", n)
 	}
-	if item, shutdown := q.Get(); item != "a" || shutdown {
-		t.Fatalf("Get = %q, %v; want a, false", item, shutdown)
-	}
+	wantGet(t, q, "a")
 	q.Done("a")
 }
 
@@ -134,9 +132,7 @@ func TestRingLenAfterShutDownCountsReservedAdd(t *testing.T) {
 func TestRingRequeueAfterShutDownQueuesBehindReservedAdd(t *testing.T) {
 	q := must(NewRing[string](Options{}))
 	q.Add("x")
-	if item, _ := q.Get(); item != "x" {
-		t.Fatalf("Get = %q, want x", item)
-	}
+	wantGet(t, q, "x")
 	q.Add("x") // dirty: Done re-queues it
 	_, sx := q.locate("x")
 	a := "a"
@@ -171,9 +167,7 @@ func TestRingRequeueAfterShutDownQueuesBehindReservedAdd(t *testing.T) {
 	q.gate.Wake(1)
 	<-done
 	for _, want := range []string{a, "x"} {
-		if item, shutdown := q.Get(); item != want || shutdown {
-			t.Fatalf("Get = %q, %v; want %q, false", item, shutdown, want)
-		}
+		wantGet(t, q, want)
 		q.Done(want)
 	}
 }

@@ -14,7 +14,8 @@ const reportUsage = `usage: queuelab report [flags]
 
 Regenerates results/README.md (headline, "which one should I use", tables
 of ratios to the baseline, charts) and results/charts/ from the raw files
-in results/raw, each family from the newest file that measured it, and
+in results/raw, each family from the newest file that measured it (never
+a run against a real API server, make e2e), and
 rewrites the headline table between the
 ` + report.HeadlineBegin + ` / ` + report.HeadlineEnd + ` markers of README.md.
 A family measured at several GOMAXPROCS (make bench-scaling) is charted by

@@ -16,7 +16,8 @@ import (
 // Options say where the report reads and writes.
 type Options struct {
 	// Raw is the one raw benchmark file to report on; empty means every
-	// raw file in RawDir, each family taken from the newest that holds it.
+	// raw file in RawDir, each family taken from the newest that holds it,
+	// runs against a real API server (make e2e) excepted.
 	Raw string
 	// RawDir holds raw files named <yyyymmdd>-<sha>-<host>[-<tag>].txt.
 	RawDir string
@@ -199,10 +200,11 @@ func load(raw string, o Options, have, haveScaling []*Family) (fams, scaling []*
 	return fams, scaling, data.Warnings, nil
 }
 
-// byAge returns the raw files in dir newest first: by the "date:" header
-// that bench-save writes, then by name (whose yyyymmdd prefix sorts by
-// day). Files still being written (.partial) or from failed runs (.failed)
-// are not candidates.
+// byAge returns the raw files in dir that may supply families, newest
+// first: by the "date:" header that bench-save writes, then by name (whose
+// yyyymmdd prefix sorts by day). Files still being written (.partial) or
+// from failed runs (.failed) are not candidates, nor are runs against a
+// real API server (see apiServerRun).
 func byAge(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil {
@@ -218,6 +220,9 @@ func byAge(dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if apiServerRun(d) {
+			continue
+		}
 		cands = append(cands, cand{d["date"], filepath.Base(p), p})
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
@@ -231,6 +236,42 @@ func byAge(dir string) ([]string, error) {
 		out[i] = c.path
 	}
 	return out, nil
+}
+
+// e2ePackage is the package of the harness behind make e2e, which names
+// it in the "pkg:" line it writes above its benchmark lines.
+const e2ePackage = "github.com/queuelab/queuelab/loadgen/e2e"
+
+// apiServerRun reports whether a raw file's header says it was produced by
+// make e2e: controllers against a real kube-apiserver and etcd, possibly
+// with faults injected (E2E_RESTART stops the server mid-run). Such a run
+// measures the API server, etcd and the injected outage as much as the
+// implementations, at a scale and a round count of its own, so it is not
+// the lab's standard configuration and must never be what a family's
+// tables and the headline quote, however new it is; results/notes.md
+// cites it instead. The file is judged by what it says about itself, not
+// by its name: the harness's own "pkg:" line, or a load-command, or a
+// note that begins with the make e2e invocation (files whose commands
+// were recorded by hand). A file named with --raw is reported regardless:
+// whoever names it asked for it.
+func apiServerRun(header map[string]string) bool {
+	return header["pkg"] == e2ePackage || makesE2E(header["load-command"]) || makesE2E(header["note"])
+}
+
+// makesE2E reports whether s starts with a make command whose first target
+// is e2e; flags and variable assignments before it are skipped.
+func makesE2E(s string) bool {
+	words := strings.Fields(s)
+	if len(words) == 0 || filepath.Base(words[0]) != "make" {
+		return false
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, "=") {
+			continue
+		}
+		return strings.TrimRight(w, ":;,") == "e2e"
+	}
+	return false
 }
 
 func relPath(from, to string) (string, error) {

@@ -28,11 +28,24 @@ type series struct {
 // units is the order go test prints metrics in, roughly.
 var units = []string{"ns/op", "items/s", "events/s", "reads/s", "writes/s", "p50_ns", "p99_ns", "max_ns", "peak-heap-B", "B/op", "allocs/op"}
 
+// testCommit is the commit raw files name unless a test needs a real one.
+const testCommit = "0123456789abcdef0123456789abcdef01234567"
+
+// benchRun is how bench-save records a run of the benchmarks: what the
+// header says after the commit and date.
+const benchRun = "note: unit test\nbench-command: go test -bench . ./bench\ngoos: linux\ngoarch: amd64\npkg: github.com/queuelab/queuelab/bench\n"
+
 func rawFile(t *testing.T, dir, file, date string, ss []series) string {
 	t.Helper()
-	f := benchcmptest.New("commit: 0123456789abcdef0123456789abcdef01234567\ndate: " + date + "\ngo: go1.26.8\nclient-go: v0.37.2\n" +
-		"cpu: Test CPU @ 2GHz\nnote: unit test\nbench-command: go test -bench . ./bench\ngoos: linux\ngoarch: amd64\n" +
-		"pkg: github.com/queuelab/queuelab/bench\n")
+	return rawFileFrom(t, dir, file, testCommit, date, benchRun, ss)
+}
+
+// rawFileFrom writes a raw file measured at commit on date, whose header
+// says in provenance (note, commands, package) what produced it.
+func rawFileFrom(t *testing.T, dir, file, commit, date, provenance string, ss []series) string {
+	t.Helper()
+	f := benchcmptest.New("commit: " + commit + "\ndate: " + date + "\ngo: go1.26.8\nclient-go: v0.37.2\n" +
+		"cpu: Test CPU @ 2GHz\n" + provenance)
 	for _, s := range ss {
 		var ms []benchcmptest.Metric
 		for u := range s.metrics {

@@ -84,6 +84,13 @@ type lfState struct {
 	indexers cache.Indexers
 
 	scratch [][]string // per column: the values being written
+
+	// marks is room for the marks of the keys a Replace builds the state
+	// with, one per index each, carved off as they arrive: one allocation
+	// for the whole load instead of one per key. A chunk holds no pointer
+	// once its version leaves its postings (leave clears the marks), so a
+	// deleted key's chunk pins nothing but itself until the next Replace.
+	marks []lfMark
 }
 
 // lfCol is one index: value → posting of the versions having that value.
@@ -119,7 +126,20 @@ func newLFState(indexers cache.Indexers, size int) *lfState {
 		st.cols = append(st.cols, newLFCol(name, indexers[name]))
 	}
 	st.scratch = make([][]string, len(st.cols))
+	st.marks = make([]lfMark, size*len(st.cols))
 	return st
+}
+
+// newMarks returns an empty marks slice with room for one value per index
+// (the rule), from st.marks while it lasts.
+func (st *lfState) newMarks() []lfMark {
+	k := len(st.cols)
+	if len(st.marks) < k {
+		return make([]lfMark, 0, k)
+	}
+	m := st.marks[:0:k]
+	st.marks = st.marks[k:]
+	return m
 }
 
 func (st *lfState) col(name string) *lfCol { return findCol(st.cols, name) }
@@ -141,7 +161,7 @@ func (st *lfState) put(key string, obj any) error {
 		v.hidden.Store(true) // revealed once linked everywhere: see version
 		v.allPos = st.push(st.all, v)
 		if len(st.cols) > 0 {
-			v.marks = make([]lfMark, 0, len(st.cols)) // one value per index is the rule
+			v.marks = st.newMarks()
 		}
 		for i, c := range st.cols {
 			st.join(v, int32(i), c, st.scratch[i])

@@ -29,7 +29,9 @@ import (
 // nodes, never a whole map. A Transaction, a
 // Replace and AddIndexers build one version each (nodes created within them
 // are mutated in place until they are published), so a reader sees all of
-// one or none of it.
+// one or none of it. Replace and AddIndexers, which build whole maps, build
+// them bottom up from the full list of entries, each node allocated once
+// at its final size, rather than by a put per object.
 //
 // Like client-go's threadSafeMap, the writer finds the index values an
 // object is leaving by calling the IndexFuncs on the stored object rather
@@ -391,23 +393,83 @@ func (s *Snapshot) Replace(items map[string]any, resourceVersion string) {
 	s.opts.report(s.ReplaceChecked(items, resourceVersion))
 }
 
-// ReplaceChecked implements Store: the new content is built as one edit
-// from empty maps and published once, so readers see the old content or
-// the new, never a mix.
+// ReplaceChecked implements Store: the new content is built as one edit,
+// in bulk (each map built whole, see buildChamp), and published once, so
+// readers see the old content or the new, never a mix; an IndexFunc error
+// abandons the edit, changing nothing.
 func (s *Snapshot) ReplaceChecked(items map[string]any, resourceVersion string) error {
 	return s.write(func(t *snapTxn) error {
-		t.next.items = champ[snapItem]{}
-		for i := range t.next.cols {
-			t.next.cols[i].byValue = champ[snapValue]{}
-		}
+		es := make([]hashed[snapItem], 0, len(items))
 		for key, obj := range items {
-			if err := t.put(key, obj); err != nil {
+			es = append(es, hashed[snapItem]{champHash(key), snapItem{key: key, obj: obj}})
+		}
+		for i := range t.next.cols {
+			if err := t.buildCol(&t.next.cols[i], es); err != nil {
 				return err
 			}
 		}
+		t.next.items = buildChamp(t.edit, es)
 		t.next.rv = resourceVersion
 		return nil
 	})
+}
+
+// valueOf says that item es[item] of a bulk build has value group.
+// Thirty-two bits each: a build of 2³¹ objects would need a terabyte.
+type valueOf struct{ group, item int32 }
+
+// buildCol replaces c's values with those of the objects in es, built in
+// bulk (see buildChamp) within the edit: every IndexFunc runs first, then
+// each value's members and the map of values are built once each, where
+// puts would grow them an object at a time. It fails, leaving c as it was,
+// at the first IndexFunc error.
+func (t *snapTxn) buildCol(c *snapCol, es []hashed[snapItem]) error {
+	group := make(map[string]int32)
+	var values []string
+	var counts []int
+	posts := make([]valueOf, 0, len(es))
+	for j := range es {
+		vs, err := c.values(es[j].e.key, es[j].e.obj)
+		if err != nil {
+			return err
+		}
+		for k, v := range vs {
+			if slices.Contains(vs[:k], v) {
+				continue
+			}
+			g, ok := group[v]
+			if !ok {
+				g = int32(len(values))
+				group[v] = g
+				values = append(values, v)
+				counts = append(counts, 0)
+			}
+			counts[g]++
+			posts = append(posts, valueOf{group: g, item: int32(j)})
+		}
+	}
+	// Lay the members out value by value, then build each value's map
+	// over its stretch.
+	next := make([]int, len(values))
+	at := 0
+	for g, n := range counts {
+		next[g] = at
+		at += n
+	}
+	members := make([]hashed[snapItem], len(posts))
+	for _, p := range posts {
+		members[next[p.group]] = es[p.item]
+		next[p.group]++
+	}
+	svs := make([]hashed[snapValue], len(values))
+	at = 0
+	for g, v := range values {
+		m := buildChamp(t.edit, members[at:at+counts[g]])
+		svs[g] = hashed[snapValue]{champHash(v), snapValue{value: v, members: m}}
+		at += counts[g]
+	}
+	c.byValue = buildChamp(t.edit, svs)
+	return nil
 }
 
 // value returns the members of value in index name of st.
@@ -517,23 +579,18 @@ func (s *Snapshot) AddIndexers(newIndexers cache.Indexers) error {
 			return err
 		}
 		t.next.cols = newSnapCols(t.next.cols, newIndexers)
-		var err error
-		t.next.items.all(func(e snapItem) bool {
-			for i := range t.next.cols {
-				c := &t.next.cols[i]
-				if _, added := newIndexers[c.name]; !added {
-					continue
-				}
-				var vs []string
-				if vs, err = c.values(e.key, e.obj); err != nil {
-					return false
-				}
-				t.join(c, champHash(e.key), e, vs)
+		es := make([]hashed[snapItem], 0, t.next.items.n)
+		t.next.items.runs(func(run []snapItem) {
+			for _, e := range run {
+				es = append(es, hashed[snapItem]{champHash(e.key), e})
 			}
-			return true
 		})
-		if err != nil {
-			return err
+		for i := range t.next.cols {
+			if _, added := newIndexers[t.next.cols[i].name]; added {
+				if err := t.buildCol(&t.next.cols[i], es); err != nil {
+					return err
+				}
+			}
 		}
 		t.next.indexers = mergeIndexers(t.next.indexers, newIndexers)
 		return nil

@@ -17,9 +17,11 @@ import (
 // Writes copy the path from the root to the changed node (path copying), so
 // every earlier root still describes its own version, unchanged, for as
 // long as a reader holds it. A node is mutated in place only by the edit
-// (transaction) that created it: a Transaction or a Replace that touches a
-// node many times copies it once. An edit's nodes are never mutated after
-// the edit is published, since a later edit has another id.
+// (transaction) that created it: a Transaction that touches a node many
+// times copies it once. An edit's nodes are never mutated after the edit
+// is published, since a later edit has another id. A map built whole for
+// a version nobody can see yet (a Replace, a new index) skips puts
+// altogether: buildChamp makes each node once, at its final size.
 //
 // Why not a library: see DESIGN.md, "The snapshot store".
 type champ[E champEntry] struct {
@@ -164,8 +166,8 @@ func (n *cnode[E]) all(yield func(E) bool) bool {
 // and moreC more children: n itself when edit created it and it has that
 // room, else a copy. A copy of a published node gets exactly the room asked
 // for (most writes replace an entry or a child and ask for none), a node
-// growing within its own edit (a Replace or a Transaction building nodes
-// entry by entry) twice its size, so building stays linear. Either way the
+// growing within its own edit (a Transaction adding many entries) twice
+// its size, so building stays linear. Either way the
 // copy has arrays of its own: an edit mutates its nodes in place, and must
 // never write into an array a published node shares.
 func (n *cnode[E]) writable(edit uint64, moreE, moreC int) *cnode[E] {
@@ -397,5 +399,98 @@ func (n *cnode[E]) remove(edit uint64, h uint64, shift uint, key string) (*cnode
 		return w, old, true
 	default:
 		return n, zero, false
+	}
+}
+
+// hashed is an entry and its key's champHash, as a bulk build takes them.
+type hashed[E champEntry] struct {
+	h uint64
+	e E
+}
+
+// buildChamp returns a champ holding the entries of es, whose keys must be
+// distinct, built within edit from the bottom up: the trie that puts of
+// the same entries would build (in CHAMP's canonical form), but with every
+// node allocated once at its final size and filled once, where puts grow a
+// node by reallocations and push entries down a level each time two of
+// them meet. It is for a version nobody can see yet (a Replace, a new
+// index): nothing is copied for readers. It reorders es into the trie's
+// order.
+func buildChamp[E champEntry](edit uint64, es []hashed[E]) champ[E] {
+	if len(es) == 0 {
+		return champ[E]{}
+	}
+	return champ[E]{root: buildNode(edit, es, 0), n: len(es)}
+}
+
+// buildNode returns the node at shift holding es, whose hashes agree below
+// shift: the entries alone on their bits at shift inline, a subtree for
+// each bit they share.
+func buildNode[E champEntry](edit uint64, es []hashed[E], shift uint) *cnode[E] {
+	if shift >= maxShift {
+		n := newCnode[E](edit, len(es), 0, len(es), 0)
+		for i := range es {
+			n.entries[i] = es[i].e
+		}
+		return n
+	}
+	var counts [1 << champBits]int
+	for i := range es {
+		counts[(es[i].h>>shift)&champMask]++
+	}
+	var ne, nc int
+	var datamap, nodemap uint32
+	for d, c := range counts {
+		switch {
+		case c == 1:
+			datamap |= 1 << d
+			ne++
+		case c > 1:
+			nodemap |= 1 << d
+			nc++
+		}
+	}
+	n := newCnode[E](edit, ne, nc, ne, nc)
+	n.datamap, n.nodemap = datamap, nodemap
+	partition(es, shift, &counts)
+	var at, ie, ic int
+	for _, c := range counts {
+		switch {
+		case c == 1:
+			n.entries[ie] = es[at].e
+			ie++
+		case c > 1:
+			n.children[ic] = buildNode(edit, es[at:at+c], shift+champBits)
+			ic++
+		}
+		at += c
+	}
+	return n
+}
+
+// partition reorders es in place so that their hash bits at shift ascend
+// (counts says how many entries have each value): an American flag sort's
+// pass, which moves each misplaced entry once, straight to its group,
+// without a second buffer.
+func partition[E champEntry](es []hashed[E], shift uint, counts *[1 << champBits]int) {
+	var next, end [1 << champBits]int
+	at := 0
+	for d, c := range counts {
+		next[d] = at
+		at += c
+		end[d] = at
+	}
+	for d := range counts {
+		for next[d] < end[d] {
+			x := es[next[d]]
+			// Carry x to its group, taking the entry found there on to
+			// its own, until an entry of group d comes back.
+			for g := int((x.h >> shift) & champMask); g != d; g = int((x.h >> shift) & champMask) {
+				es[next[g]], x = x, es[next[g]]
+				next[g]++
+			}
+			es[next[d]] = x
+			next[d]++
+		}
 	}
 }

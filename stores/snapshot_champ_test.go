@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -119,4 +120,67 @@ func TestChampCanonical(t *testing.T) {
 			t.Errorf("mask %x: root has %d children and entries %v, want the one entry inline", mask, len(m.root.children), m.root.entries)
 		}
 	}
+}
+
+// TestBuildChamp: a bulk build holds exactly its entries and is the trie
+// puts of the same entries build, node for node (collision lists, whose
+// order is arrival order, as sets), with full and narrowed hashes; and a
+// later edit's writes leave the built version as it was.
+func TestBuildChamp(t *testing.T) {
+	defer func(m uint64) { champHashMask = m }(champHashMask)
+	for _, mask := range []uint64{^uint64(0), 0xfff, 0x3, 0} {
+		for _, n := range []int{0, 1, 2, 33, 1000, 5000} {
+			champHashMask = mask
+			model := map[string]string{}
+			var es []hashed[testEntry]
+			var put champ[testEntry]
+			for i := range n {
+				k, v := "k"+strconv.Itoa(i), strconv.Itoa(i)
+				model[k] = v
+				es = append(es, hashed[testEntry]{champHash(k), testEntry{k, v}})
+				put.put(1, champHash(k), testEntry{k, v})
+			}
+			what := "mask=" + strconv.FormatUint(mask, 16) + "/n=" + strconv.Itoa(n)
+			built := buildChamp(1, es)
+			checkChamp(t, what, built, model)
+			if !sameTrie(built.root, put.root) {
+				t.Fatalf("%s: the bulk build differs from the trie puts build", what)
+			}
+			later := built
+			for i := range n / 2 {
+				k := "k" + strconv.Itoa(2*i)
+				later.remove(2, champHash(k), k)
+				k = "new" + strconv.Itoa(i)
+				later.put(2, champHash(k), testEntry{k, "new"})
+				k = "k" + strconv.Itoa(2*i+1)
+				later.put(2, champHash(k), testEntry{k, "changed"})
+			}
+			checkChamp(t, what+" after a later edit", built, model)
+		}
+	}
+}
+
+// sameTrie reports whether a and b have the same shape and entries.
+func sameTrie(a, b *cnode[testEntry]) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.datamap != b.datamap || a.nodemap != b.nodemap || len(a.children) != len(b.children) {
+		return false
+	}
+	byKey := func(x, y testEntry) int { return strings.Compare(x.key, y.key) }
+	ea, eb := slices.Clone(a.entries), slices.Clone(b.entries)
+	if a.datamap == 0 && a.nodemap == 0 { // a collision list
+		slices.SortFunc(ea, byKey)
+		slices.SortFunc(eb, byKey)
+	}
+	if !slices.Equal(ea, eb) {
+		return false
+	}
+	for i := range a.children {
+		if !sameTrie(a.children[i], b.children[i]) {
+			return false
+		}
+	}
+	return true
 }

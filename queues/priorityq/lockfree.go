@@ -610,6 +610,7 @@ func (c *lockFreeCore[T]) claim(e lfEntry[T]) (prio int, ok bool) {
 			if e.r.st.CompareAndSwap(s, &lfState{flags: s.flags, prio: s.prio}) {
 				c.counts.Add(processingOne - queuedOne)
 				c.handedOut(e.r, e.st.prio)
+				c.requeuedAt(e.r)
 				return e.st.prio, true
 			}
 		default:
@@ -722,6 +723,18 @@ func (c *lockFreeCore[T]) handedOut(r *lfRec[T], prio int) {
 		m.latency.Observe(seconds(now - at))
 	}
 	r.startedAt.Store(now)
+}
+
+// requeuedAt starts the queue-latency clock of an item added again between
+// a Get's pop and its claim (addTaken). That add's counted found the clock
+// still running for the add being handed out, so it could not start it;
+// without this the item's next hand-out would record no latency, where
+// controller-runtime's queue records one per hand-out. The add came after
+// the pop and before now, so the clock starts at most that window late.
+func (c *lockFreeCore[T]) requeuedAt(r *lfRec[T]) {
+	if c.s.metrics != nil {
+		r.addedAt.CompareAndSwap(0, c.now())
+	}
 }
 
 // lfSpins is how many times a Get looks again, while an item is reserved

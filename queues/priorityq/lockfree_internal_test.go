@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"k8s.io/utils/ptr"
+
+	"github.com/queuelab/queuelab/queues/priorityq/internal/crseries"
 )
 
 // TestLockFreeRetiresLevels: a LockFree queue that used and drained 10,000
@@ -214,5 +217,40 @@ func TestLockFreeGetSeesPushAboveLevelPassed(t *testing.T) {
 	defer func() { lfScanPassed = nil }()
 	if item, prio, _ := q.GetWithPriority(); item != "a" || prio != 2 {
 		t.Fatalf("Get = %s@%d, want a@2: added at 2 before b was added at 1", item, prio)
+	}
+}
+
+// TestLockFreeAddAfterPopRecordsLatency: an item added again between a
+// Get's pop and its claim is handed out twice, and each hand-out records
+// one queue-latency observation, as in controller-runtime's queue. The
+// second used to record none: the add's clock start found the first add's
+// clock still running.
+func TestLockFreeAddAfterPopRecordsLatency(t *testing.T) {
+	const name = "lockfree-add-after-pop-latency"
+	q, err := NewLockFree(Options[string]{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.ShutDown()
+	q.Add("x")
+	e, ok := q.c.popEntry((*q.c.levels.Load())[0])
+	if !ok {
+		t.Fatal("no entry to pop")
+	}
+	q.Add("x") // between the pop and the claim
+	if _, ok := q.c.claim(e); !ok {
+		t.Fatal("the popping Get's claim failed")
+	}
+	q.Done("x")
+	item, _ := q.Get()
+	q.Done(item)
+	var observations uint64
+	crseries.Each(t, name, func(f *dto.MetricFamily, m *dto.Metric, _ []*dto.LabelPair) {
+		if f.GetName() == "workqueue_queue_duration_seconds" {
+			observations += m.GetHistogram().GetSampleCount()
+		}
+	})
+	if observations != 2 {
+		t.Fatalf("queue-latency observations = %d, want 2 (one per hand-out)", observations)
 	}
 }

@@ -41,7 +41,7 @@ func BenchmarkPipeline(b *testing.B) {
 						b.Fatal(err)
 					}
 					if !res.OK() {
-						b.Fatalf("%s over %s failed its correctness checks: %+v", k, st.Name(k), res.Violations)
+						b.Fatalf("%s over %s failed its correctness checks (stalled=%v, source %+v): %+v", k, st.Name(k), res.Stalled, res.Source, res.Violations)
 					}
 					rate += res.EventsPerSec
 					p99 = max(p99, float64(res.Latency.P99))

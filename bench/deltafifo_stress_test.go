@@ -9,9 +9,7 @@ import (
 	labinformer "github.com/queuelab/queuelab/informer"
 	labregistry "github.com/queuelab/queuelab/internal/lab/registry"
 	"github.com/queuelab/queuelab/loadgen/account"
-	"github.com/queuelab/queuelab/loadgen/gen"
 	"github.com/queuelab/queuelab/loadgen/pipeline"
-	"github.com/queuelab/queuelab/loadgen/scenario"
 	"github.com/queuelab/queuelab/queues/deltafifo"
 )
 
@@ -29,15 +27,7 @@ func TestDeltaFIFOStackStress(t *testing.T) {
 	if runs <= 0 {
 		t.Skip("set QUEUELAB_STRESS_RUNS to the runs per stack")
 	}
-	sc, err := scenario.Lookup("smoke")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stream, err := gen.Generate(sc.Gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs := gen.NewObjects(stream)
+	sc, stream, objs := smoke(t)
 	store, err := pipeline.Default().Stores.Lookup(labregistry.Baseline)
 	if err != nil {
 		t.Fatal(err)

@@ -15,15 +15,7 @@ import (
 // complete, verified macro benchmark. A run that fails its correctness
 // checks fails the benchmark.
 func BenchmarkPipeline(b *testing.B) {
-	sc, err := scenario.Lookup("smoke")
-	if err != nil {
-		b.Fatal(err)
-	}
-	stream, err := gen.Generate(sc.Gen)
-	if err != nil {
-		b.Fatal(err)
-	}
-	objs := gen.NewObjects(stream)
+	sc, stream, objs := smoke(b)
 	reg := pipeline.Default()
 	for _, k := range pipeline.Kinds {
 		stacks, err := reg.Select(k, "all")
@@ -54,4 +46,19 @@ func BenchmarkPipeline(b *testing.B) {
 			})
 		}
 	}
+}
+
+// smoke is the loadgen smoke scenario with its stream and objects, built
+// once for every run that replays it.
+func smoke(tb testing.TB) (scenario.Scenario, *gen.Stream, *gen.Objects) {
+	tb.Helper()
+	sc, err := scenario.Lookup("smoke")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stream, err := gen.Generate(sc.Gen)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sc, stream, gen.NewObjects(stream)
 }

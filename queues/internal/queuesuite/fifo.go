@@ -52,11 +52,7 @@ func FIFOProperties(newFIFO NewFIFO, c Config) []suite.Property {
 		must(t, q.Add(obj("a", "1")))
 		must(t, q.Delete(obj("a", "1")))
 		must(t, q.Add(obj("a", "2")))
-		got := drain(t, q)
-		if len(got) != 1 {
-			t.Fatalf("popped %d items, want 1: %v", len(got), fifoKeys(t, got))
-		}
-		wantObj(t, got[0].item, "a", "2")
+		wantOnly(t, drain(t, q), "a", "2")
 	}})
 
 	props = append(props, suite.Property{Name: "replace-sets-exact-content", Run: func(t *testing.T) {
@@ -96,11 +92,7 @@ func FIFOProperties(newFIFO NewFIFO, c Config) []suite.Property {
 		q := newFIFO(t, byName)
 		must(t, q.Add(obj("a", "1")))
 		must(t, q.Add(testobj.Meta("other", "a", "2"))) // same name: same key
-		got := drain(t, q)
-		if len(got) != 1 {
-			t.Fatalf("popped %d items, want 1 (one key)", len(got))
-		}
-		wantObj(t, got[0].item, "a", "2")
+		wantOnly(t, drain(t, q), "a", "2")
 	}})
 
 	props = append(props, suite.Property{Name: "key-error-does-not-sync", Run: func(t *testing.T) {
@@ -172,21 +164,13 @@ func FIFOProperties(newFIFO NewFIFO, c Config) []suite.Property {
 	props = append(props, suite.Property{Name: "ext-err-requeue", Skip: c.skipUnlessExt(), Run: func(t *testing.T) {
 		q := mk(t)
 		must(t, q.Add(obj("a", "1")))
-		inner := errors.New("try again")
-		p := popOnce(q, requeue(inner))
-		if !errors.Is(p.err, inner) || isRequeue(p.err) {
-			t.Errorf("Pop err = %v, want the inner error %v", p.err, inner)
-		}
-		p = popOnce(q, requeue(nil))
+		popRequeued(t, q)
+		p := popOnce(q, requeue(nil))
 		wantObj(t, p.item, "a", "1")
 		if p.err != nil {
 			t.Errorf("Pop with ErrRequeue{nil}: err = %v, want nil", p.err)
 		}
-		got := drain(t, q)
-		if len(got) != 1 {
-			t.Fatalf("after two requeues popped %d items, want 1", len(got))
-		}
-		wantObj(t, got[0].item, "a", "1")
+		wantOnly(t, drain(t, q), "a", "1") // after two requeues
 	}})
 
 	props = append(props, suite.Property{Name: "hammer-producers-one-consumer", Run: func(t *testing.T) { fifoHammer(t, mk(t)) }})
@@ -237,9 +221,7 @@ func must(t *testing.T, err error) {
 // newest object of a Deltas).
 func wantObj(t *testing.T, item any, name, rv string) {
 	t.Helper()
-	if ds, ok := item.(cache.Deltas); ok && len(ds) > 0 {
-		item = ds.Newest().Object
-	}
+	item = newest(item)
 	o, ok := item.(interface {
 		GetName() string
 		GetResourceVersion() string
@@ -271,17 +253,50 @@ func fifoKeys(t *testing.T, ps []popped) []string {
 	t.Helper()
 	keys := make([]string, len(ps))
 	for i, p := range ps {
-		item := p.item
-		if ds, ok := item.(cache.Deltas); ok && len(ds) > 0 {
-			item = ds.Newest().Object
-		}
-		k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(item)
+		k, err := itemKey(p.item)
 		if err != nil {
 			t.Fatalf("popped an item without a key: %#v", p.item)
 		}
 		keys[i] = k
 	}
 	return keys
+}
+
+// newest is a popped item as the suites compare it: a FIFO item as is, a
+// Deltas as its newest object.
+func newest(item any) any {
+	if ds, ok := item.(cache.Deltas); ok && len(ds) > 0 {
+		return ds.Newest().Object
+	}
+	return item
+}
+
+// itemKey is the key of a popped item (or of a Deltas' newest object, or a
+// tombstone's key).
+func itemKey(item any) (string, error) {
+	return cache.DeletionHandlingMetaNamespaceKeyFunc(newest(item))
+}
+
+// wantOnly asserts got is exactly one popped item, the test object name@rv.
+func wantOnly(t *testing.T, got []popped, name, rv string) {
+	t.Helper()
+	if len(got) != 1 {
+		t.Fatalf("popped %d items %v, want only %s@%s", len(got), fifoKeys(t, got), name, rv)
+	}
+	wantObj(t, got[0].item, name, rv)
+}
+
+// popRequeued pops the one queued item with a process function returning
+// ErrRequeue{inner} and asserts Pop returned inner, unwrapped: the item is
+// queued again for the next Pop.
+func popRequeued(t *testing.T, q cache.Queue) popped {
+	t.Helper()
+	inner := errors.New("try again")
+	p := popOnce(q, requeue(inner))
+	if !errors.Is(p.err, inner) || isRequeue(p.err) {
+		t.Errorf("Pop err = %v, want the inner error %v", p.err, inner)
+	}
+	return p
 }
 
 // addIfNotPresent returns q's AddIfNotPresent, failing t if it has none.

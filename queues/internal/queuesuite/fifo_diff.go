@@ -123,10 +123,7 @@ func (d *fifoDiff) finish() {
 // diffIndex returns the universe index of a test object (or of a Deltas'
 // newest object, or a tombstone's key).
 func diffIndex(item any) (int, bool) {
-	if ds, ok := item.(cache.Deltas); ok && len(ds) > 0 {
-		item = ds.Newest().Object
-	}
-	k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(item)
+	k, err := itemKey(item)
 	if err != nil {
 		return 0, false
 	}

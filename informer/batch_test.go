@@ -2,6 +2,8 @@ package informer
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -71,4 +73,46 @@ func TestBatchingIgnoresFeatureGate(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestLargeListReachesHandlersInChunks: an initial list far larger than
+// the collector's chunk reaches a handler whole, every
+// add marked as in the initial list, while the collector's buffer stays
+// within what fanout.Recycle reuses instead of growing to the list.
+func TestLargeListReachesHandlersInChunks(t *testing.T) {
+	const n = 5*chunkEvents + 7
+	pods := make([]*corev1.Pod, n)
+	want := make([]string, n)
+	for i := range pods {
+		want[i] = fmt.Sprintf("p%05d", i)
+		pods[i] = informertest.Pod("ns", want[i], "x")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		src := informertest.NewSource(pods...)
+		inf, err := NewSharedIndexInformer(src.ListerWatcher(), &corev1.Pod{}, Options{})
+		require.NoError(t, err)
+		var names []string
+		initial := 0
+		reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: func(obj any, isInInitialList bool) {
+			names = append(names, obj.(*corev1.Pod).Name)
+			if isInInitialList {
+				initial++
+			}
+		}})
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			inf.RunWithContext(ctx)
+		}()
+		synctest.Wait()
+		require.True(t, reg.HasSynced())
+		slices.Sort(names)
+		assert.Equal(t, want, names)
+		assert.Equal(t, n, initial)
+		assert.LessOrEqual(t, cap(inf.collect.events), 2*chunkEvents)
+		cancel()
+		<-done
+	})
 }

@@ -145,7 +145,7 @@ func NewSharedIndexInformer(lw cache.ListerWatcher, exampleObject runtime.Object
 	}); err != nil {
 		return nil, fmt.Errorf("informer: FIFO: %w", err)
 	}
-	s.collect.mutation = s.mutation
+	s.collect.mutation, s.collect.fan = s.mutation, s.fan
 	if s.apply, err = consumer.New(consumer.Options{Store: s.indexer, Handler: &s.collect}); err != nil {
 		return nil, err // unreachable: the store is set
 	}
@@ -285,7 +285,7 @@ func (s *Informer) publishStoreRV() {
 // store and the handlers then miss a change until the next relist.
 func (s *Informer) applied(logger klog.Logger, err error) error {
 	s.publishStoreRV()
-	s.collect.flush(s.fan)
+	s.collect.flush()
 	if err != nil {
 		utilruntime.HandleErrorWithLogger(logger, err, "Informer could not apply a change to its store", "objectType", fmt.Sprintf("%T", s.example))
 	}

@@ -198,17 +198,54 @@ func (c *Consumer) ProcessBatch(deltas []cache.Delta, isInInitialList bool) erro
 // leaves the store untouched and notifies nobody.
 func (c *Consumer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool) error {
 	keys := make([]string, len(info.Objects))
-	listed := make(map[string]struct{}, len(info.Objects))
 	for i, obj := range info.Objects {
 		k, err := c.keyFunc(obj)
 		if err != nil {
 			return cache.KeyError{Obj: obj, Err: err}
 		}
 		keys[i] = k
+	}
+	// An empty store (an informer's initial list) has no key to delete and
+	// no old object: the set of listed keys and the lookups below are the
+	// relist's alone, and the initial sync of a large list skips them.
+	stored := c.store.ListKeys()
+	var deleted []cache.DeletedFinalStateUnknown
+	var olds []prior
+	if len(stored) > 0 {
+		deleted, olds = c.priors(keys, stored)
+	}
+	if err := c.store.Replace(info.Objects, info.ResourceVersion); err != nil {
+		return err
+	}
+	for _, tomb := range deleted {
+		c.h.OnDelete(tomb)
+	}
+	for i, obj := range info.Objects {
+		if olds != nil && olds[i].exists {
+			c.h.OnUpdate(olds[i].obj, obj)
+		} else {
+			c.h.OnAdd(obj, isInInitialList)
+		}
+	}
+	return nil
+}
+
+// prior is the stored object of a listed key, looked up before a Replace.
+type prior struct {
+	obj    any
+	exists bool
+}
+
+// priors returns what a relist of keys does to a store holding stored
+// before its Replace: a tombstone for each stored key not listed, and the
+// old object of each listed key.
+func (c *Consumer) priors(keys, stored []string) ([]cache.DeletedFinalStateUnknown, []prior) {
+	listed := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
 		listed[k] = struct{}{}
 	}
 	var deleted []cache.DeletedFinalStateUnknown
-	for _, k := range c.store.ListKeys() {
+	for _, k := range stored {
 		if _, ok := listed[k]; ok {
 			continue
 		}
@@ -220,31 +257,13 @@ func (c *Consumer) replaceAll(info cache.ReplacedAllInfo, isInInitialList bool) 
 		}
 		deleted = append(deleted, cache.DeletedFinalStateUnknown{Key: k, Obj: obj})
 	}
-	// The old object of each listed key, looked up before the Replace.
-	type prior struct {
-		obj    any
-		exists bool
-	}
 	olds := make([]prior, len(keys))
 	for i, k := range keys {
 		if old, exists, err := c.store.GetByKey(k); err == nil && exists {
 			olds[i] = prior{old, true}
 		}
 	}
-	if err := c.store.Replace(info.Objects, info.ResourceVersion); err != nil {
-		return err
-	}
-	for _, tomb := range deleted {
-		c.h.OnDelete(tomb)
-	}
-	for i, obj := range info.Objects {
-		if olds[i].exists {
-			c.h.OnUpdate(olds[i].obj, obj)
-		} else {
-			c.h.OnAdd(obj, isInInitialList)
-		}
-	}
-	return nil
+	return deleted, olds
 }
 
 func (c *Consumer) notify(n note, isInInitialList bool) {

@@ -35,6 +35,20 @@ func (q *countingFIFO) PopBatch(batch cache.ProcessBatchFunc, single cache.PopPr
 	return q.batch.PopBatch(batch, single)
 }
 
+// run starts inf and returns what stops it and waits for it to return.
+func run(inf *Informer) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.RunWithContext(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
 // TestBatchingIgnoresFeatureGate: the consumer pops batches whether
 // client-go's InOrderInformersBatchProcess gate is on or off; the gate
 // changes client-go's informer, not the drop-in.
@@ -55,19 +69,13 @@ func TestBatchingIgnoresFeatureGate(t *testing.T) {
 				got := make(chan string, 2)
 				_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(obj any) { got <- obj.(*corev1.Pod).Name }})
 				require.NoError(t, err)
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan struct{})
-				go func() {
-					defer close(done)
-					inf.RunWithContext(ctx)
-				}()
+				stop := run(inf)
 				synctest.Wait()
 				src.Create(informertest.Pod("ns", "b", "x"))
 				synctest.Wait()
 				assert.Equal(t, "a", <-got)
 				assert.Equal(t, "b", <-got)
-				cancel()
-				<-done
+				stop()
 				assert.Zero(t, fifo.pops.Load(), "Pop called")
 				assert.Positive(t, fifo.batches.Load(), "PopBatch calls")
 			})
@@ -100,19 +108,13 @@ func TestLargeListReachesHandlersInChunks(t *testing.T) {
 			}
 		}})
 		require.NoError(t, err)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			inf.RunWithContext(ctx)
-		}()
+		stop := run(inf)
+		defer stop()
 		synctest.Wait()
 		require.True(t, reg.HasSynced())
 		slices.Sort(names)
 		assert.Equal(t, want, names)
 		assert.Equal(t, n, initial)
 		assert.LessOrEqual(t, cap(inf.collect.events), 2*chunkEvents)
-		cancel()
-		<-done
 	})
 }

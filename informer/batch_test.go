@@ -3,10 +3,12 @@ package informer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -115,6 +117,62 @@ func TestLargeListReachesHandlersInChunks(t *testing.T) {
 		slices.Sort(names)
 		assert.Equal(t, want, names)
 		assert.Equal(t, n, initial)
+		assert.LessOrEqual(t, cap(inf.collect.events), 2*chunkEvents)
+	})
+}
+
+// TestLargeRelistReachesHandlersInChunks: a relist far larger than the
+// collector's chunk, into a store that holds the previous list, reaches a
+// handler as client-go's informer delivers it: a tombstone for each pod
+// deleted while the watch was down and an update for every pod listed,
+// changed or not (a registration without a resync period is never told
+// it is not syncing, so it hears unchanged objects too).
+func TestLargeRelistReachesHandlersInChunks(t *testing.T) {
+	const n = 3*chunkEvents + 5
+	pods := make([]*corev1.Pod, n)
+	for i := range pods {
+		pods[i] = informertest.Pod("ns", fmt.Sprintf("p%05d", i), "x")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		src := informertest.NewSource(pods...)
+		inf, err := NewSharedIndexInformer(src.ListerWatcher(), &corev1.Pod{}, Options{})
+		require.NoError(t, err)
+		var updated, deleted []string
+		_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			UpdateFunc: func(_, obj any) { updated = append(updated, obj.(*corev1.Pod).Name) },
+			DeleteFunc: func(obj any) {
+				tomb, ok := obj.(cache.DeletedFinalStateUnknown)
+				require.True(t, ok, "a relist deletion is a tombstone")
+				deleted = append(deleted, tomb.Obj.(*corev1.Pod).Name)
+			},
+		})
+		require.NoError(t, err)
+		stop := run(inf)
+		defer stop()
+		synctest.Wait()
+		require.True(t, inf.HasSynced())
+
+		var wantUpdated, wantDeleted []string
+		for i, p := range pods {
+			switch i % 3 {
+			case 0:
+				src.Forget(p.Namespace, p.Name)
+				wantDeleted = append(wantDeleted, p.Name)
+				continue
+			case 1:
+				src.Put(p)
+			}
+			wantUpdated = append(wantUpdated, p.Name)
+		}
+		src.Expire()
+		time.Sleep(time.Minute) // past the Reflector's backoff, in the bubble's time
+		synctest.Wait()
+
+		slices.Sort(deleted) // in the store's key order, as client-go's
+		assert.Equal(t, wantDeleted, deleted)
+		slices.Sort(updated)
+		assert.Equal(t, wantUpdated, updated)
+		assert.ElementsMatch(t, slices.Collect(maps.Keys(src.Pods())), inf.GetStore().ListKeys())
 		assert.LessOrEqual(t, cap(inf.collect.events), 2*chunkEvents)
 	})
 }
